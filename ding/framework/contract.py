@@ -1,0 +1,50 @@
+"""Middleware contracts: which ctx fields a middleware reads and writes, which config keys
+it needs, and whether it may overlap with later stages in async mode.
+
+A factory declares its contract on the callable it returns:
+
+    def trainer(cfg, policy, log_freq=100):
+        require_config(cfg, 'trainer', 'policy.learn.batch_size')
+        def _trainer(ctx): ...
+        return contract(_trainer, reads=('train_data',), writes=('train_output', 'train_iter'))
+
+The task uses the contract to print the pipeline table, to warn about a field read before
+anything writes it, and in async mode to decide which stages may overlap.
+"""
+from typing import Any, Callable, Sequence
+
+from ding.utils.keys import closest, lookup  # noqa: F401  (re-exported)
+
+
+def contract(
+        fn: Callable,
+        reads: Sequence[str] = (),
+        writes: Sequence[str] = (),
+        name: str = None,
+        fresh_weights: bool = False,
+) -> Callable:
+    """Attach a contract to `fn` and return it.
+
+    fresh_weights=True says the stage must see weights updated by every earlier step
+    (an on-policy learner): in async mode the task does not let it run ahead.
+    """
+    fn.reads = tuple(reads)
+    fn.writes = tuple(writes)
+    fn.fresh_weights = fresh_weights
+    if name is not None:
+        fn.middleware_name = name
+    return fn
+
+
+def middleware_name(fn: Callable) -> str:
+    name = getattr(fn, 'middleware_name', None) or getattr(fn, '__name__', None) or type(fn).__name__
+    return name.lstrip('_')
+
+
+def require_config(cfg: Any, owner: str, *keys: str) -> None:
+    """Fail at construction, naming the middleware and the key, if `cfg` lacks any of `keys`."""
+    for key in keys:
+        try:
+            lookup(cfg, key)
+        except KeyError as err:
+            raise KeyError(f'{owner} needs config key cfg.{key}: {err.args[0]}') from None

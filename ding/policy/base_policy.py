@@ -1,0 +1,315 @@
+"""`Policy`: one algorithm, seen through three modes.
+
+- `learn_mode`   (the learner): `forward(batch) -> dict`, `state_dict`, `load_state_dict`,
+                  `get_attribute`, `reset`, `monitor_vars`.
+- `collect_mode` (acting to collect data): `forward_batch(obs, **kw)` on a stacked
+                  observation array is the hot path; `forward({env_id: obs})` is the
+                  DI-engine-compatible adapter around it.
+- `eval_mode`    (greedy acting): the same two forms.
+
+Acting runs on private copies of the learner's model. The learner bumps a version after every
+update; an acting mode copies the newest weights at the start of its next forward, under the
+lock the learner holds while it updates. So a collector in another thread (async mode) always
+acts on a whole optimizer step, never half of one, and never blocks the learner for long.
+
+A subclass declares `config` (merged up the class hierarchy by `default_config()`) and fills
+in the hooks: `default_model`, `_init_learn`, `_forward_learn`, `_init_collect`,
+`_forward_collect`, `_init_eval`, `_forward_eval` (acting with `self._collect_model` and
+`self._eval_model`, never `self._model`), `_state_dict_learn`,
+`_load_state_dict_learn`, and optionally `_get_train_sample`, `_monitor_vars_learn`,
+`_reset_collect`, `_reset_eval`.
+"""
+import copy
+import threading
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
+import torch
+from easydict import EasyDict
+
+from ding.data.batch import Batch, as_batch
+from ding.utils.dicts import deep_merge
+
+
+class Policy:
+    config = dict(
+        type=None,
+        cuda=False,
+        on_policy=False,
+        priority=False,
+        priority_IS_weight=False,
+        discount_factor=0.99,
+        nstep=1,
+        model=dict(),
+        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False),
+        collect=dict(n_sample=None, n_episode=None, unroll_len=1),
+        eval=dict(evaluator=dict(eval_freq=1000)),
+        other=dict(),
+    )
+    # Output keys of `_forward_collect` stored in every transition (e.g. PPO's value, logp).
+    transition_keys: Sequence[str] = ()
+
+    @classmethod
+    def default_config(cls) -> EasyDict:
+        cfg = EasyDict()
+        for klass in reversed(cls.__mro__):
+            if 'config' in vars(klass):
+                cfg = deep_merge(cfg, klass.config)
+        cfg.cfg_type = cls.__name__ + 'Dict'
+        return cfg
+
+    def __init__(self, cfg: Mapping, model: Optional[torch.nn.Module] = None,
+                 enable_field: Optional[List[str]] = None) -> None:
+        self._cfg = deep_merge(self.default_config(), cfg)
+        use_cuda = bool(self._cfg.cuda) and torch.cuda.is_available()
+        self._device = torch.device('cuda' if use_cuda else 'cpu')
+        self._model = (model if model is not None else self.default_model()).to(self._device)
+        self._weights_lock = threading.RLock()
+        self._weights_version = 0
+        self._fields = list(enable_field or ['learn', 'collect', 'eval'])
+        self._modes: Dict[str, Any] = {}
+        for field in self._fields:
+            getattr(self, f'_init_{field}')()
+
+    # --- hooks for subclasses -----------------------------------------------------------
+    def default_model(self) -> torch.nn.Module:
+        raise ValueError(f'{type(self).__name__} was given no model and defines no default_model(); '
+                         f'pass model=... built from cfg.policy.model')
+
+    def _init_learn(self) -> None:
+        pass
+
+    def _init_collect(self) -> None:
+        pass
+
+    def _init_eval(self) -> None:
+        pass
+
+    def _forward_learn(self, data: Batch) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def _forward_collect(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        raise NotImplementedError
+
+    def _forward_eval(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
+        raise NotImplementedError
+
+    def _state_dict_learn(self) -> Dict[str, Any]:
+        return {'model': self._model.state_dict()}
+
+    def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
+        self._model.load_state_dict(state['model'])
+
+    def _get_train_sample(self, data: Batch) -> Batch:
+        return data
+
+    def _monitor_vars_learn(self) -> List[str]:
+        return ['cur_lr', 'total_loss']
+
+    def _reset_collect(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        pass
+
+    def _reset_eval(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        pass
+
+    # --- weights shared between learner and actors -------------------------------------
+    def acting_model(self, mode: str) -> torch.nn.Module:
+        """The private copy of the model that `mode` acts with, refreshed to the newest weights."""
+        entry = self._modes.get(mode)
+        if entry is None:
+            with self._weights_lock:
+                model = copy.deepcopy(self._model)
+                model.eval()
+                entry = self._modes[mode] = [model, self._weights_version]
+        if entry[1] != self._weights_version:
+            with self._weights_lock:
+                src = self._model.state_dict(keep_vars=False)
+                for k, v in entry[0].state_dict(keep_vars=False).items():
+                    v.copy_(src[k])
+                entry[1] = self._weights_version
+        return entry[0]
+
+    @property
+    def _collect_model(self) -> torch.nn.Module:
+        return self.acting_model('collect')
+
+    @property
+    def _eval_model(self) -> torch.nn.Module:
+        return self.acting_model('eval')
+
+    def publish_weights(self) -> None:
+        """Say the learner's model changed (called after every update and on load)."""
+        self._weights_version += 1
+
+    # --- modes ---------------------------------------------------------------------------
+    @property
+    def learn_mode(self) -> 'LearnMode':
+        return LearnMode(self)
+
+    @property
+    def collect_mode(self) -> 'CollectMode':
+        return CollectMode(self)
+
+    @property
+    def eval_mode(self) -> 'EvalMode':
+        return EvalMode(self)
+
+    @property
+    def cfg(self) -> EasyDict:
+        return self._cfg
+
+    def get_attribute(self, name: str) -> Any:
+        for attr in ('_' + name, name):
+            if hasattr(self, attr):
+                return getattr(self, attr)
+        raise AttributeError(f'{type(self).__name__} has no attribute {name!r}')
+
+    def to_tensor(self, obs: Any) -> Any:
+        if isinstance(obs, torch.Tensor):
+            return obs.to(self._device)
+        if isinstance(obs, Batch):
+            return obs.to_torch(self._device)
+        obs = np.asarray(obs)
+        if obs.dtype == np.float64:
+            obs = obs.astype(np.float32)
+        return torch.from_numpy(obs).to(self._device)
+
+    def __repr__(self) -> str:
+        return f'{type(self).__name__}(model={type(self._model).__name__}, device={self._device})'
+
+
+def _to_numpy(out: Mapping[str, Any]) -> Dict[str, Any]:
+    return {k: (v.detach().cpu().numpy() if isinstance(v, torch.Tensor) else v) for k, v in out.items()}
+
+
+def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[str, Any]]:
+    return {env_id: {k: v[i] for k, v in out.items()} for i, env_id in enumerate(env_ids)}
+
+
+class _Mode:
+    name = ''
+
+    def __init__(self, policy: Policy) -> None:
+        self._policy = policy
+
+    def get_attribute(self, name: str) -> Any:
+        return self._policy.get_attribute(name)
+
+    @property
+    def cfg(self) -> EasyDict:
+        return self._policy.cfg
+
+    @property
+    def policy(self) -> Policy:
+        return self._policy
+
+    def __repr__(self) -> str:
+        return f'{type(self).__name__}({self._policy!r})'
+
+
+class LearnMode(_Mode):
+    name = 'learn'
+
+    def forward(self, data: Any) -> Dict[str, Any]:
+        """One update on `data` (a Batch, list of transitions or dict of columns)."""
+        p = self._policy
+        batch = as_batch(data).to_torch(p._device)
+        with p._weights_lock:
+            p._model.train()
+            out = p._forward_learn(batch)
+            p.publish_weights()
+        return out
+
+    def state_dict(self) -> Dict[str, Any]:
+        return self._policy._state_dict_learn()
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        with self._policy._weights_lock:
+            self._policy._load_state_dict_learn(state)
+            self._policy.publish_weights()
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        pass
+
+    def monitor_vars(self) -> List[str]:
+        return self._policy._monitor_vars_learn()
+
+
+class _ActingMode(_Mode):
+
+    def _forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        raise NotImplementedError
+
+    def forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, np.ndarray]:
+        """Act on a stacked observation array [B, ...]; returns numpy columns [B, ...]."""
+        with torch.no_grad():
+            return _to_numpy(self._forward_batch(self._policy.to_tensor(obs), **kwargs))
+
+    def forward(self, data: Any, **kwargs: Any) -> Any:
+        """DI-engine form: `{env_id: obs}` -> `{env_id: {'action': ..., ...}}`.
+        A stacked array or Batch goes straight to `forward_batch`."""
+        if isinstance(data, Mapping) and not isinstance(data, Batch):
+            env_ids = list(data.keys())
+            first = data[env_ids[0]]
+            if isinstance(first, Mapping):
+                obs = Batch.from_rows([data[i] for i in env_ids])
+            elif isinstance(first, torch.Tensor):
+                obs = torch.stack([data[i] for i in env_ids])
+            else:
+                obs = np.stack([np.asarray(data[i]) for i in env_ids])
+            return _split_by_env(env_ids, self.forward_batch(obs, **kwargs))
+        return self.forward_batch(data, **kwargs)
+
+
+class CollectMode(_ActingMode):
+    name = 'collect'
+
+    @property
+    def transition_keys(self) -> Sequence[str]:
+        return self._policy.transition_keys
+
+    def _forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        return self._policy._forward_collect(obs, **kwargs)
+
+    def process_transition(self, obs: Any, output: Mapping[str, Any], timestep: Any) -> Dict[str, Any]:
+        """One transition as a dict (the per-item compatible path)."""
+        info = getattr(timestep, 'info', {}) or {}
+        transition = {
+            'obs': obs,
+            'next_obs': timestep.obs,
+            'action': output['action'],
+            'reward': timestep.reward,
+            'done': bool(timestep.done) and not info.get('truncated', False),
+            'truncated': bool(info.get('truncated', False)),
+        }
+        for k in self.transition_keys:
+            transition[k] = output[k]
+        return transition
+
+    def get_train_sample(self, data: Any) -> Batch:
+        return self._policy._get_train_sample(as_batch(data))
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        self._policy._reset_collect(env_ids)
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        pass
+
+
+class EvalMode(_ActingMode):
+    name = 'eval'
+
+    def _forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        return self._policy._forward_eval(obs, **kwargs)
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        self._policy._reset_eval(env_ids)
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        pass
