@@ -1,0 +1,21 @@
+"""Environments and env managers."""
+from ding.utils.lazy import lazy_exports
+
+_EXPORTS = {
+    'BaseEnv': 'base_env',
+    'BaseEnvTimestep': 'base_env',
+    'DingEnvWrapper': 'ding_env_wrapper',
+    'BaseEnvManager': 'env_manager.base_env_manager',
+    'BaseEnvManagerV2': 'env_manager.base_env_manager',
+    'EnvStepBatch': 'env_manager.base_env_manager',
+    'SubprocessEnvManagerV2': 'env_manager.subprocess_env_manager',
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+from ding.utils.registry import ENV_MANAGER_REGISTRY  # noqa: E402
+
+ENV_MANAGER_REGISTRY.declare(__name__, {
+    'base': 'env_manager.base_env_manager',
+    'base_v2': 'env_manager.base_env_manager',
+    'subprocess': 'env_manager.subprocess_env_manager',
+})

@@ -1,15 +1,23 @@
 """Registries map a config's `type` string to a class. They are a convenience for configs:
 every registered class is also importable by its module path."""
-from typing import Any, Callable, Dict, Optional
+import importlib
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ding.utils.keys import closest
 
 
 class Registry(dict):
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, packages: Tuple[str, ...] = ()) -> None:
         super().__init__()
         self.kind = kind
+        # Lazy packages whose submodules register here; imported on the first lookup miss.
+        self.packages = packages
+        self.lazy = {}  # type name -> module that registers it, declared by the package
+
+    def declare(self, package: str, types: Dict[str, str]) -> None:
+        """Say which submodule of `package` registers each type name (imported on lookup)."""
+        self.lazy.update({name: f'{package}.{module}' for name, module in types.items()})
 
     def register(self, name: str, obj: Any = None, force: bool = False) -> Callable:
         """Use as `@REGISTRY.register('name')` or `REGISTRY.register('name', cls)`."""
@@ -30,13 +38,19 @@ class Registry(dict):
 
     def lookup(self, name: str) -> Any:
         if name not in self:
-            raise KeyError(f'unknown {self.kind} type {name!r}{closest(name, self)}; known: {sorted(self)}')
+            for package in self.packages:
+                importlib.import_module(package)
+            if name in self.lazy:
+                importlib.import_module(self.lazy[name])
+        if name not in self:
+            known = sorted(set(self) | set(self.lazy))
+            raise KeyError(f'unknown {self.kind} type {name!r}{closest(name, known)}; known: {known}')
         return self[name]
 
 
-POLICY_REGISTRY = Registry('policy')
-MODEL_REGISTRY = Registry('model')
-ENV_REGISTRY = Registry('env')
-ENV_MANAGER_REGISTRY = Registry('env_manager')
-BUFFER_REGISTRY = Registry('buffer')
+POLICY_REGISTRY = Registry('policy', ('ding.policy', ))
+MODEL_REGISTRY = Registry('model', ('ding.model', ))
+ENV_REGISTRY = Registry('env', ('ding.envs', ))
+ENV_MANAGER_REGISTRY = Registry('env_manager', ('ding.envs', ))
+BUFFER_REGISTRY = Registry('buffer', ('ding.data', ))
 REWARD_MODEL_REGISTRY = Registry('reward_model')
