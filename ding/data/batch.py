@@ -78,6 +78,14 @@ class Batch:
 
     # --- construction -------------------------------------------------------------------
     @classmethod
+    def wrap(cls, columns: Dict[str, Any]) -> 'Batch':
+        """Adopt `columns` (arrays/tensors/Batches of equal length) without checks: the fast
+        path for code that built them itself, e.g. a buffer gathering sampled rows."""
+        batch = cls.__new__(cls)
+        object.__setattr__(batch, '_cols', columns)
+        return batch
+
+    @classmethod
     def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> 'Batch':
         """Stack a list of dict-like transitions (the slow, compatible path)."""
         if len(rows) == 0:

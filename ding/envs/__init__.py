@@ -7,7 +7,12 @@ _EXPORTS = {
     'DingEnvWrapper': 'ding_env_wrapper',
     'BaseEnvManager': 'env_manager.base_env_manager',
     'BaseEnvManagerV2': 'env_manager.base_env_manager',
-    'EnvStepBatch': 'env_manager.base_env_manager',
+    'EnvStepBatch': 'env_manager.step_batch',
+    'EnvTimestep': 'env_manager.step_batch',
+    'LegacyGymAdapter': 'gym_compat',
+    'create_env_manager': 'env_manager.factory',
+    'get_env_manager_cls': 'env_manager.factory',
+    'get_vec_env_setting': 'env_manager.factory',
     'SubprocessEnvManagerV2': 'env_manager.subprocess_env_manager',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -11,7 +11,7 @@ A factory declares its contract on the callable it returns:
 The task uses the contract to print the pipeline table, to warn about a field read before
 anything writes it, and in async mode to decide which stages may overlap.
 """
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ding.utils.keys import closest, lookup  # noqa: F401  (re-exported)
 
@@ -34,6 +34,19 @@ def contract(
     if name is not None:
         fn.middleware_name = name
     return fn
+
+
+def has_contract(fn: Callable) -> bool:
+    return hasattr(fn, 'reads') and hasattr(fn, 'writes')
+
+
+def inherit_contract(wrapper: Callable, fn: Callable, name: Optional[str] = None) -> Callable:
+    """Give `wrapper` (a lock, a timer, ...) the contract and name of the middleware it wraps."""
+    if has_contract(fn):
+        wrapper.reads, wrapper.writes = fn.reads, fn.writes
+    wrapper.fresh_weights = getattr(fn, 'fresh_weights', False)
+    wrapper.middleware_name = name or middleware_name(fn)
+    return wrapper
 
 
 def middleware_name(fn: Callable) -> str:

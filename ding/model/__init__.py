@@ -4,6 +4,7 @@ from ding.utils.lazy import lazy_exports
 _EXPORTS = {
     'mlp': 'common',
     'FCEncoder': 'common',
+    'ConvEncoder': 'common',
     'DQN': 'dqn',
     'DiscreteHead': 'heads',
     'DuelingHead': 'heads',
@@ -13,3 +14,8 @@ _EXPORTS = {
     'DiscreteQAC': 'qac',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+# config `model.type` -> the module that registers it
+from ding.utils.registry import MODEL_REGISTRY  # noqa: E402
+
+MODEL_REGISTRY.declare(__name__, {'dqn': 'dqn'})

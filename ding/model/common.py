@@ -40,3 +40,34 @@ class FCEncoder(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.net(x.flatten(1))
+
+
+class ConvEncoder(nn.Module):
+    """Conv stack for image observations [C, H, W]: one conv layer per kernel, with channels
+    `hidden_size_list[:len(kernel_size)]`, then flatten and a linear layer to
+    `hidden_size_list[-1]` (so [32, 64, 64, 128] and DI-engine's Atari [128, 128, 512] both fit).
+    The default kernels and strides are the Atari DQN ones (Mnih et al. 2015)."""
+
+    def __init__(self, obs_shape, hidden_size_list: Sequence[int] = (32, 64, 64, 128),
+                 activation: Type[nn.Module] = nn.ReLU, kernel_size: Sequence[int] = (8, 4, 3),
+                 stride: Sequence[int] = (4, 2, 1)) -> None:
+        super().__init__()
+        n_conv = len(kernel_size)
+        if len(stride) != n_conv or len(hidden_size_list) not in (n_conv, n_conv + 1):
+            raise ValueError(f'ConvEncoder needs one stride per kernel and {n_conv} or {n_conv + 1} hidden sizes: '
+                             f'hidden_size_list={list(hidden_size_list)}, kernel_size={list(kernel_size)}, '
+                             f'stride={list(stride)}')
+        channels = list(hidden_size_list[:n_conv])
+        layers, in_ch = [], int(obs_shape[0])
+        for ch, k, s in zip(channels, kernel_size, stride):
+            layers += [nn.Conv2d(in_ch, ch, k, s), activation()]
+            in_ch = ch
+        layers.append(nn.Flatten())
+        self.convs = nn.Sequential(*layers)
+        with torch.no_grad():
+            n_flat = self.convs(torch.zeros(1, *obs_shape)).shape[1]
+        self.output_size = hidden_size_list[-1]
+        self.fc = nn.Sequential(nn.Linear(n_flat, self.output_size), activation())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.convs(x))

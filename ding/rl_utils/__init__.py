@@ -3,5 +3,35 @@ from ding.utils.lazy import lazy_exports
 
 # Each engineer adds the functions of their module here: {name: module}.
 _EXPORTS = {
+    # off-policy actor-critic (SAC, TD3, DDPG)
+    'nstep_return': 'qac_targets',
+    'td_target': 'qac_targets',
+    'critic_loss': 'qac_targets',
+    'soft_update': 'qac_targets',
+    'tanh_gaussian_sample': 'sac',
+    'soft_q_target': 'sac',
+    'sac_actor_loss': 'sac',
+    'alpha_loss': 'sac',
+    'discrete_soft_q_target': 'sac',
+    'discrete_sac_actor_loss': 'sac',
+    'smoothed_target_action': 'td3',
+    'td3_q_target': 'td3',
+    'deterministic_actor_loss': 'td3',
+    # on-policy (PPO, A2C, PG)
+    'gae': 'returns',
+    'discounted_return': 'returns',
+    'ppo_policy_loss': 'ppo',
+    'ppo_value_loss': 'ppo',
+    'ppo_loss': 'ppo',
+    'a2c_loss': 'a2c',
+    'pg_loss': 'pg',
+    'normalize_advantage': 'adv_norm',
+    # Q-learning (DQN): TD errors and epsilon-greedy exploration
+    'q_nstep_td_error': 'td',
+    'q_1step_td_error': 'td',
+    'bootstrap_q': 'td',
+    'QTDOutput': 'td',
+    'get_epsilon_greedy_fn': 'exploration',
+    'epsilon_greedy': 'exploration',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

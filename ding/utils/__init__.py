@@ -14,5 +14,8 @@ _EXPORTS = {
     'atomic_write_bytes': 'fileio',
     'atomic_write_json': 'fileio',
     'atomic_torch_save': 'fileio',
+    'get_writer': 'writer',
+    'init_writer': 'writer',
+    'RunWriter': 'writer',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

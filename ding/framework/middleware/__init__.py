@@ -1,0 +1,45 @@
+"""Middleware library: factories returning `ctx -> None` callables (or generators, whose code
+after `yield` runs at the end of the step). Each declares the ctx fields it reads and writes
+(`ding.framework.contract`) and checks its config keys when constructed."""
+from ding.utils.lazy import lazy_exports
+
+_EXPORTS = {
+    'interaction_evaluator': 'evaluator',
+    'interaction_evaluator_ttorch': 'evaluator',
+    'metric_evaluator': 'evaluator',
+    'eps_greedy_handler': 'exploration',
+    'eps_greedy_masker': 'exploration',
+    'inferencer': 'functional_collect',
+    'rolloutor': 'functional_collect',
+    'TransitionList': 'functional_collect',
+    'StepCollector': 'step_collector',
+    'EpisodeCollector': 'episode_collector',
+    'data_pusher': 'data_push',
+    'sqil_data_pusher': 'data_push',
+    'buffer_saver': 'data_push',
+    'offline_data_saver': 'data_push',
+    'offpolicy_data_fetcher': 'data_fetcher',
+    'offline_data_fetcher': 'data_fetcher',
+    'trainer': 'learner',
+    'multistep_trainer': 'learner',
+    'OffPolicyLearner': 'learner',
+    'HERLearner': 'learner',
+    'nstep_reward_enhancer': 'enhancer',
+    'priority_calculator': 'enhancer',
+    'reward_estimator': 'enhancer',
+    'her_data_enhancer': 'enhancer',
+    'gae_estimator': 'advantage',
+    'montecarlo_return_estimator': 'advantage',
+    'CkptSaver': 'ckpt_handler',
+    'termination_checker': 'termination',
+    'online_logger': 'logger',
+    'offline_logger': 'logger',
+    'wandb_online_logger': 'logger',
+    'final_ctx_saver': 'ctx_helper',
+    'epoch_timer': 'ctx_helper',
+    'ContextExchanger': 'distributer',
+    'ModelExchanger': 'distributer',
+    'PeriodicalModelExchanger': 'distributer',
+    'Barrier': 'distributer',
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

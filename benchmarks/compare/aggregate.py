@@ -1,0 +1,114 @@
+"""From runner logs (JSON lines) to the comparison's numbers: time and env steps to each
+threshold at the first evaluation reaching it, and their median over seeds.
+
+A seed that never reached a threshold counts as +inf in the median, so the median is finite
+only when more than half the seeds reached it; `reached` says how many did.
+Standard library only.
+"""
+import json
+import math
+import statistics
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+
+def read_log(path: Path) -> Dict[str, Any]:
+    """Split a runner log into its start record, its evaluations and its end record (None if
+    the runner died before writing one). A torn last line (killed mid-write) is ignored."""
+    start, evals, end = None, [], None
+    path = Path(path)
+    lines = path.read_text().splitlines() if path.exists() else []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        event = record.get('event')
+        if event == 'start':
+            start = record
+        elif event == 'eval':
+            evals.append(record)
+        elif event == 'end':
+            end = record
+    return {'start': start, 'evals': evals, 'end': end}
+
+
+def first_reach(evals: Sequence[Dict[str, Any]], threshold: float) -> Optional[Dict[str, float]]:
+    """The first evaluation whose mean return is >= threshold, as {wall_s, env_steps}."""
+    for record in evals:
+        if record['mean_return'] >= threshold:
+            return {'wall_s': record['wall_s'], 'env_steps': record['env_steps']}
+    return None
+
+
+def median_or_none(values: Iterable[float]) -> Optional[float]:
+    values = list(values)
+    if not values:
+        return None
+    m = statistics.median(values)
+    return None if math.isinf(m) else m
+
+
+def summarize_threshold(runs: Dict[int, Dict[str, Any]], threshold: float) -> Dict[str, Any]:
+    """Per seed first reach, and the medians over all seeds (unreached seeds as +inf)."""
+    per_seed = {seed: first_reach(run['evals'], threshold) for seed, run in sorted(runs.items())}
+    reached = [r for r in per_seed.values() if r is not None]
+    inf = float('inf')
+    return {
+        'threshold': threshold,
+        'reached': len(reached),
+        'seeds': len(per_seed),
+        'median_wall_s': median_or_none(r['wall_s'] if r else inf for r in per_seed.values()),
+        'median_env_steps': median_or_none(r['env_steps'] if r else inf for r in per_seed.values()),
+        'per_seed': {str(seed): r for seed, r in per_seed.items()},
+    }
+
+
+def summarize_runs(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
+    """How each seed's run ended, for the record (crashes show up here)."""
+    out = {}
+    for seed, run in sorted(runs.items()):
+        end, evals = run['end'] or {}, run['evals']
+        out[str(seed)] = {
+            'end_reason': end.get('reason', 'no_end_record'),
+            'returncode': run.get('returncode'),
+            'env_steps': end.get('env_steps', evals[-1]['env_steps'] if evals else 0),
+            'wall_s': end.get('wall_s', evals[-1]['wall_s'] if evals else None),
+            'best_return': max((e['mean_return'] for e in evals), default=None),
+            'n_evals': len(evals),
+        }
+    return out
+
+
+def framework_info(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
+    """Versions and hyperparameters, from the first run that logged a start record."""
+    for _, run in sorted(runs.items()):
+        if run['start']:
+            return {k: run['start'][k] for k in ('versions', 'hyperparameters', 'torch_threads') if k in run['start']}
+    return {}
+
+
+def summarize_benchmark(thresholds: Sequence[float], runs_by_framework: Dict[str, Dict[int, Dict[str, Any]]]
+                        ) -> Dict[str, Any]:
+    return {
+        framework: {
+            'info': framework_info(runs),
+            'thresholds': [summarize_threshold(runs, t) for t in thresholds],
+            'runs': summarize_runs(runs),
+        }
+        for framework, runs in runs_by_framework.items()
+    }
+
+
+def speed_ratio(benchmark_summary: Dict[str, Any], threshold_index: int, ours: str = 'ours') -> Optional[float]:
+    """Our median wall time over the fastest peer's (bars.md target: <= 0.5)."""
+    if ours not in benchmark_summary:
+        return None
+    ours_t = benchmark_summary[ours]['thresholds'][threshold_index]['median_wall_s']
+    peers: List[float] = [
+        s['thresholds'][threshold_index]['median_wall_s'] for name, s in benchmark_summary.items() if name != ours
+    ]
+    peers = [p for p in peers if p is not None]
+    if ours_t is None or not peers or min(peers) <= 0:
+        return None
+    return ours_t / min(peers)

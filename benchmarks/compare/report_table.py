@@ -1,0 +1,67 @@
+"""The comparison as a markdown table: one row per (benchmark, threshold), one column per
+framework, each cell 'median wall s / median env steps (seeds reached / seeds)'."""
+from typing import Any, Dict, List, Optional
+
+from aggregate import speed_ratio
+
+FRAMEWORK_TITLES = {'ours': 'ding (ours)', 'sb3': 'Stable-Baselines3', 'tianshou': 'Tianshou'}
+
+
+def format_steps(steps: float) -> str:
+    """2000 -> '2k', 11264 -> '11.3k', 640 -> '640'."""
+    steps = int(steps)
+    if steps < 1000:
+        return str(steps)
+    if steps % 1000 == 0:
+        return f'{steps // 1000}k'
+    return f'{steps / 1000:.1f}k'
+
+
+def format_cell(summary: Optional[Dict[str, Any]], budget: int) -> str:
+    if summary is None:
+        return 'not run'
+    count = f"({summary['reached']}/{summary['seeds']})"
+    if summary['median_wall_s'] is None:
+        return f'not reached in {format_steps(budget)} {count}'
+    return f"{summary['median_wall_s']:.1f} s / {format_steps(summary['median_env_steps'])} {count}"
+
+
+def format_ratio(ratio: Optional[float]) -> str:
+    return '-' if ratio is None else f'{ratio:.2f}x'
+
+
+def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> List[str]:
+    rows = []
+    per_fw = bench['frameworks']
+    for i, threshold in enumerate(bench['thresholds']):
+        cells = [format_cell(per_fw[f]['thresholds'][i] if f in per_fw else None, bench['env_step_budget'])
+                 for f in frameworks]
+        label = f"{bench['algo'].upper()} {bench['env_id']}"
+        rows.append(f"| {label} | {threshold:g} | " + ' | '.join(cells) +
+                    f' | {format_ratio(speed_ratio(per_fw, i))} |')
+    return rows
+
+
+def render_markdown(results: Dict[str, Any]) -> str:
+    frameworks = results['frameworks']
+    lines = [
+        '# Side-by-side comparison: time to threshold',
+        '',
+        f"Generated {results['generated_at']}{' (QUICK smoke run: not a measurement)' if results['quick'] else ''}. "
+        f"Seeds {', '.join(map(str, results['seeds']))}; median over seeds of the wall seconds / env steps at the "
+        'first evaluation reaching the threshold (every 1,000 env steps, 10 greedy episodes on a separate env; '
+        'wall time from just before training starts, evaluations included). (n/m): seeds that reached it.',
+        '',
+        '| benchmark | threshold | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in frameworks) +
+        ' | ours / fastest peer |',
+        '|---|---|' + '---|' * len(frameworks) + '---|',
+    ]
+    for name, bench in results['benchmarks'].items():
+        lines += benchmark_rows(name, bench, frameworks)
+    lines += ['', '## Versions', '']
+    for f in frameworks:
+        versions = next((b['frameworks'][f]['info'].get('versions') for b in results['benchmarks'].values()
+                         if f in b['frameworks'] and b['frameworks'][f]['info'].get('versions')), None)
+        text = ', '.join(f'{k} {v}' for k, v in sorted(versions.items())) if versions else 'unknown'
+        lines.append(f'- {FRAMEWORK_TITLES.get(f, f)}: {text}')
+    return '\n'.join(lines) + '\n'

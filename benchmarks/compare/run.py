@@ -1,0 +1,169 @@
+"""Side-by-side comparison of ding with Stable-Baselines3 and Tianshou (bars.md protocol).
+
+Each (benchmark, seed, framework) is a separate process running that framework's runner in
+its own environment (ours: this python; peers: a venv each, created on first use), one after
+another, writing one JSON line per evaluation. The logs are then aggregated into
+benchmarks/results/compare.json and compare.md (time and env steps to each threshold, median
+over seeds).
+
+    python benchmarks/compare/run.py                    # full: all benchmarks, frameworks, seeds 0 1 2
+    python benchmarks/compare/run.py --quick            # smoke check: seed 0, 2k env steps
+    python benchmarks/compare/run.py --benchmarks dqn_cartpole_v1 --frameworks ours sb3
+    python benchmarks/compare/run.py --aggregate-only   # rebuild the tables from existing logs
+"""
+import argparse
+import datetime
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Sequence
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE / 'runners')]
+
+from aggregate import read_log, summarize_benchmark  # noqa: E402
+from benchmark_specs import (BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS, QUICK_ENV_STEP_BUDGET,  # noqa: E402
+                             QUICK_WALL_CAP_S, BenchmarkSpec)
+from report_table import render_markdown  # noqa: E402
+from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
+
+FRAMEWORKS = ('ours', 'sb3', 'tianshou')
+REPO_ROOT = HERE.parent.parent
+# Seconds a runner may take beyond its wall cap (imports, setup, the last training chunk)
+# before the harness kills it.
+STARTUP_MARGIN_S = 300.0
+
+
+def runner_command(python: str, framework: str, bench: str, seed: int, out: Path, max_env_steps: int,
+                   max_wall_s: float, torch_threads: int, extra: Sequence[str] = ()) -> List[str]:
+    return [python, str(HERE / 'runners' / f'{framework}_runner.py'), '--benchmark', bench, '--seed', str(seed),
+            '--out', str(out), '--max-env-steps', str(max_env_steps), '--max-wall-s', str(max_wall_s),
+            '--torch-threads', str(torch_threads), *extra]
+
+
+def run_process(cmd: List[str], console_log: Path, timeout_s: float, env: Dict[str, str]) -> Dict[str, Any]:
+    """Run one runner in its own process group; kill the group if it outlives timeout_s."""
+    t0 = time.perf_counter()
+    with open(console_log, 'w') as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=REPO_ROOT, env=env,
+                                start_new_session=True)
+        try:
+            rc, timed_out = proc.wait(timeout=timeout_s), False
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rc, timed_out = proc.wait(), True
+    return {'returncode': rc, 'timed_out': timed_out, 'elapsed_s': round(time.perf_counter() - t0, 2)}
+
+
+def runner_env(framework: str) -> Dict[str, str]:
+    env = dict(os.environ)
+    if framework != 'ours':
+        env.pop('PYTHONPATH', None)  # a peer venv must not see our package
+    return env
+
+
+def log_stem(logs_dir: Path, bench: str, framework: str, seed: int) -> Path:
+    return logs_dir / bench / f'{framework}_seed{seed}'
+
+
+def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
+    pythons = {f: sys.executable if f == 'ours' else str(ensure_venv(args.venv_root, f)) for f in args.frameworks}
+    for bench in args.benchmarks:
+        spec = BENCHMARKS[bench]
+        budget, cap = budget_and_cap(spec, args.quick)
+        for seed in args.seeds:
+            for framework in args.frameworks:  # interleaved, so drifting machine load hits all alike
+                stem = log_stem(logs_dir, bench, framework, seed)
+                stem.parent.mkdir(parents=True, exist_ok=True)
+                extra = ['--async-mode'] if framework == 'ours' and args.ours_async else []
+                cmd = runner_command(pythons[framework], framework, bench, seed, stem.with_suffix('.jsonl'), budget,
+                                     cap, args.torch_threads, extra)
+                print(f'[compare] {bench} seed {seed} {framework} ...', flush=True)
+                status = run_process(cmd, stem.with_suffix('.console.log'), cap + STARTUP_MARGIN_S,
+                                     runner_env(framework))
+                stem.with_suffix('.status.json').write_text(json.dumps(status) + '\n')
+                run = read_log(stem.with_suffix('.jsonl'))
+                best = max((e['mean_return'] for e in run['evals']), default=None)
+                print(f"[compare]   rc={status['returncode']} {status['elapsed_s']} s, "
+                      f"{len(run['evals'])} evals, best {best}, end {(run['end'] or {}).get('reason')}", flush=True)
+
+
+def budget_and_cap(spec: BenchmarkSpec, quick: bool) -> tuple:
+    if quick:
+        return min(QUICK_ENV_STEP_BUDGET, spec.env_step_budget), QUICK_WALL_CAP_S
+    return spec.env_step_budget, spec.wall_cap_s
+
+
+def load_runs(logs_dir: Path, bench: str, frameworks: Sequence[str], seeds: Sequence[int]) -> Dict[str, Dict]:
+    runs: Dict[str, Dict[int, Dict[str, Any]]] = {}
+    for framework in frameworks:
+        for seed in seeds:
+            stem = log_stem(logs_dir, bench, framework, seed)
+            if not stem.with_suffix('.jsonl').exists():
+                continue
+            run = read_log(stem.with_suffix('.jsonl'))
+            status = stem.with_suffix('.status.json')
+            run['returncode'] = json.loads(status.read_text())['returncode'] if status.exists() else None
+            runs.setdefault(framework, {})[seed] = run
+    return runs
+
+
+def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
+    benchmarks = {}
+    for bench in args.benchmarks:
+        spec = BENCHMARKS[bench]
+        budget, cap = budget_and_cap(spec, args.quick)
+        runs = load_runs(logs_dir, bench, args.frameworks, args.seeds)
+        benchmarks[bench] = dict(algo=spec.algo, env_id=spec.env_id, thresholds=list(spec.thresholds),
+                                 env_step_budget=budget, wall_cap_s=cap,
+                                 frameworks=summarize_benchmark(spec.thresholds, runs))
+    return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
+                quick=args.quick, seeds=list(args.seeds), frameworks=list(args.frameworks),
+                protocol=dict(eval_every_env_steps=EVAL_EVERY_ENV_STEPS, eval_episodes=EVAL_EPISODES,
+                              greedy=True, separate_eval_env=True, wall_time='from just before training',
+                              torch_threads=args.torch_threads, ours_async_mode=args.ours_async),
+                benchmarks=benchmarks)
+
+
+def write_results(results: Dict[str, Any], results_dir: Path, quick: bool) -> List[Path]:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    name = 'compare_quick' if quick else 'compare'
+    json_path, md_path = results_dir / f'{name}.json', results_dir / f'{name}.md'
+    json_path.write_text(json.dumps(results, indent=1) + '\n')
+    md_path.write_text(render_markdown(results))
+    return [json_path, md_path]
+
+
+def parse_args(argv: Sequence[str] = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--benchmarks', nargs='+', default=list(BENCHMARKS), choices=list(BENCHMARKS))
+    p.add_argument('--frameworks', nargs='+', default=list(FRAMEWORKS), choices=FRAMEWORKS)
+    p.add_argument('--seeds', nargs='+', type=int, default=None, help='default 0 1 2 (0 with --quick)')
+    p.add_argument('--quick', action='store_true', help='smoke check: small budget and cap, seed 0')
+    p.add_argument('--torch-threads', type=int, default=1, help='torch threads in every runner; 0 = default')
+    p.add_argument('--ours-async', action='store_true', help='run our pipeline with async_mode=True')
+    p.add_argument('--venv-root', type=Path, default=DEFAULT_VENV_ROOT)
+    p.add_argument('--logs-dir', type=Path, default=HERE / 'logs')
+    p.add_argument('--results-dir', type=Path, default=REPO_ROOT / 'benchmarks' / 'results')
+    p.add_argument('--aggregate-only', action='store_true', help='do not run; rebuild tables from the logs')
+    args = p.parse_args(argv)
+    if args.seeds is None:
+        args.seeds = [0] if args.quick else [0, 1, 2]
+    return args
+
+
+def main(argv: Sequence[str] = None) -> None:
+    args = parse_args(argv)
+    logs_dir = args.logs_dir / ('quick' if args.quick else 'full')
+    if not args.aggregate_only:
+        run_all(args, logs_dir)
+    for path in write_results(build_results(args, logs_dir), args.results_dir, args.quick):
+        print(f'[compare] wrote {path}')
+
+
+if __name__ == '__main__':
+    main()

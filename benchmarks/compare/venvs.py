@@ -1,0 +1,57 @@
+"""One virtual environment per peer framework, so each runs with its own dependency pins.
+
+torch is installed first and pinned again in the peer's own install command: pip then keeps
+the local CPU wheel and never resolves a multi-GB CUDA build as a peer dependency.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+TORCH_PIN = 'torch==2.13.0'
+
+# The peers and what goes into their venvs. gymnasium is listed so the version is visible here;
+# each peer's own pins decide which 1.x release pip picks.
+PEER_PACKAGES: Dict[str, List[str]] = {
+    'sb3': ['stable-baselines3==2.*', 'gymnasium>=1.0'],
+    'tianshou': ['tianshou==2.0.1', 'gymnasium>=1.0'],
+}
+
+DEFAULT_VENV_ROOT = Path(__file__).resolve().parent / '.venvs'
+
+
+def venv_python(root: Path, peer: str) -> Path:
+    return Path(root) / peer / 'bin' / 'python'
+
+
+def install_commands(py: Path, peer: str) -> List[List[str]]:
+    """The pip commands that fill a peer's venv, in order (torch alone first)."""
+    if peer not in PEER_PACKAGES:
+        raise KeyError(f'unknown peer {peer!r}; known: {sorted(PEER_PACKAGES)}')
+    pip = [str(py), '-m', 'pip', 'install', '-q']
+    return [pip + [TORCH_PIN], pip + [TORCH_PIN] + PEER_PACKAGES[peer]]
+
+
+def ensure_venv(root: Path, peer: str, log=print) -> Path:
+    """Create (once) and return the python of `peer`'s venv under `root`.
+
+    A venv counts as ready only after all its installs succeeded (a marker file), so an
+    interrupted install is redone rather than run half-installed.
+    """
+    py = venv_python(root, peer)
+    marker = Path(root) / peer / '.installed'
+    if marker.exists() and py.exists():
+        return py
+    log(f'[venv] creating {peer} venv in {py.parent.parent}')
+    subprocess.run([sys.executable, '-m', 'venv', str(py.parent.parent)], check=True)
+    for cmd in install_commands(py, peer):
+        log('[venv] ' + ' '.join(cmd))
+        subprocess.run(cmd, check=True, env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK='1'))
+    marker.write_text('\n'.join(' '.join(c) for c in install_commands(py, peer)) + '\n')
+    return py
+
+
+if __name__ == '__main__':
+    for name in sys.argv[1:] or sorted(PEER_PACKAGES):
+        print(ensure_venv(DEFAULT_VENV_ROOT, name))

@@ -1,0 +1,158 @@
+"""`compile_config`: the one resolved config of a run.
+
+Sources, later wins: each class's `default_config()` < `create_config` (types, import_names,
+manager options) < the user's `main_config`. Classes come from the arguments, or with
+`auto=True` from the registries by the `type` names in `create_config`:
+
+    env            ENV_REGISTRY          create_config.env.type          -> cfg.env
+    env manager    ENV_MANAGER_REGISTRY  create_config.env_manager.type  -> cfg.env.manager ('base')
+    policy         POLICY_REGISTRY       create_config.policy.type       -> cfg.policy
+    replay buffer  BUFFER_REGISTRY       create_config.replay_buffer.type-> cfg.policy.other.replay_buffer ('deque')
+    reward model   REWARD_MODEL_REGISTRY create_config.reward_model.type -> cfg.reward_model
+
+A user key that no default declares is an error naming its dotted path and the closest valid
+key (see `ding.config.validate`). A section whose class declares no defaults accepts any keys.
+"""
+import copy
+import datetime
+import importlib
+import os
+from typing import Any, Mapping, Optional, Tuple
+
+from easydict import EasyDict
+
+from ding.config.io import save_config_py, save_config_yaml
+from ding.config.validate import check_keys
+from ding.utils.dicts import deep_merge
+from ding.utils.registry import (BUFFER_REGISTRY, ENV_MANAGER_REGISTRY, ENV_REGISTRY, POLICY_REGISTRY,
+                                 REWARD_MODEL_REGISTRY, Registry)
+
+# Keys every env config may carry, whatever the env class declares (read by the middleware).
+ENV_COMMON = dict(
+    type=None,
+    import_names=[],
+    collector_env_num=1,
+    evaluator_env_num=1,
+    n_evaluator_episode=1,
+    stop_value=float('inf'),
+    manager=dict(),
+)
+# Top-level keys besides env and policy; empty mappings accept any keys.
+TOP_LEVEL = dict(exp_name='default_experiment', seed=0, reward_model=dict(), world_model=dict(), wandb_logger=dict())
+
+
+def class_defaults(cls: Any) -> Optional[EasyDict]:
+    """`cls.default_config()`, else a copy of a `cls.config` mapping, else None (declares nothing)."""
+    if cls is None:
+        return None
+    fn = getattr(cls, 'default_config', None)
+    if callable(fn):
+        return EasyDict(fn())
+    declared = getattr(cls, 'config', None)
+    return EasyDict(copy.deepcopy(dict(declared))) if isinstance(declared, Mapping) else None
+
+
+def import_create_names(create_cfg: Mapping) -> None:
+    """Import every module listed in `create_cfg.<section>.import_names` (they register types)."""
+    for section in create_cfg.values():
+        if isinstance(section, Mapping):
+            for name in section.get('import_names', None) or ():
+                importlib.import_module(name)
+
+
+def resolve_class(registry: Registry, section: Optional[Mapping], default_type: Optional[str] = None) -> Any:
+    """The class a create_config section names (a lookup error names the known types). With no
+    name, the `default_type` class if it is available, else None."""
+    name = (section or {}).get('type')
+    if name:
+        return registry.lookup(name)
+    if default_type is None:
+        return None
+    try:
+        return registry.lookup(default_type)
+    except (KeyError, ModuleNotFoundError):
+        return None
+
+
+def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[EasyDict, set]:
+    """(merged defaults of env, policy and the optional sections, open section paths)."""
+    open_paths = set()
+
+    def section(cls: Any, common: Mapping, create_section: Optional[Mapping], path: str) -> EasyDict:
+        declared = class_defaults(cls)
+        if declared is None:
+            open_paths.add(path)
+        return deep_merge(deep_merge(common, declared or {}), create_section or {})
+
+    env = section(classes['env'], ENV_COMMON, create_cfg.get('env'), 'env')
+    env.manager = section(classes['env_manager'], env.manager, create_cfg.get('env_manager'), 'env.manager')
+    policy = section(classes['policy'], {}, create_cfg.get('policy'), 'policy')
+
+    buffer_declared = class_defaults(classes['buffer'])
+    policy_buffer = policy.get('other', {}).get('replay_buffer')
+    if buffer_declared is not None or policy_buffer is not None:
+        replay = deep_merge(deep_merge(buffer_declared or {}, policy_buffer or {}),
+                            create_cfg.get('replay_buffer') or {})
+        policy.other = deep_merge(policy.get('other', {}), {'replay_buffer': replay})
+    for name, where in (('learner', 'learn'), ('collector', 'collect'), ('evaluator', 'eval')):
+        declared = class_defaults(classes[name])
+        if declared is not None:  # legacy serial-pipeline components, kept under the policy
+            mode = policy.get(where, {})
+            policy[where] = deep_merge(mode, {name: deep_merge(declared, mode.get(name, {}))})
+
+    defaults = EasyDict(env=env, policy=policy)
+    for name in ('reward_model', 'world_model'):
+        if classes[name] is not None:
+            defaults[name] = section(classes[name], {}, create_cfg.get(name), name)
+    return defaults, open_paths
+
+
+def run_dir(exp_name: str, renew_dir: bool) -> str:
+    """`exp_name`, or with `renew_dir` and an existing directory, a new `exp_name_<time>[_k]`."""
+    if not (renew_dir and os.path.exists(exp_name)):
+        return exp_name
+    base = exp_name.rstrip('/') + datetime.datetime.now().strftime('_%y%m%d_%H%M%S')
+    name, k = base, 0
+    while os.path.exists(name):
+        k += 1
+        name = f'{base}_{k}'
+    return name
+
+
+def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, learner: Any = None,
+                   collector: Any = None, evaluator: Any = None, buffer: Any = None, env: Any = None,
+                   reward_model: Any = None, world_model: Any = None, seed: int = 0, auto: bool = False,
+                   create_cfg: Optional[Mapping] = None, save_cfg: bool = True, save_path: str = 'total_config.py',
+                   renew_dir: bool = True) -> EasyDict:
+    """Resolve `cfg` (the user's main_config) against the class defaults; see the module doc.
+
+    Sets `cfg.seed = seed` and `cfg.exp_name` (default 'default_experiment'). With `save_cfg`
+    writes `<exp_name>/config.yaml` and `<exp_name>/<save_path>` (a python main/create config
+    pair); with `renew_dir` an existing run directory is not reused: exp_name gets a time suffix.
+    """
+    user = EasyDict(copy.deepcopy(dict(cfg)))
+    create_cfg = EasyDict(copy.deepcopy(dict(create_cfg or {})))
+    if auto:
+        if not create_cfg:
+            raise ValueError('compile_config(auto=True) needs create_cfg (the create_config naming the types)')
+        import_create_names(create_cfg)
+        env = env or resolve_class(ENV_REGISTRY, create_cfg.get('env'))
+        env_manager = env_manager or resolve_class(ENV_MANAGER_REGISTRY, create_cfg.get('env_manager'), 'base')
+        policy = policy or resolve_class(POLICY_REGISTRY, create_cfg.get('policy'))
+        buffer = buffer or resolve_class(BUFFER_REGISTRY, create_cfg.get('replay_buffer'), 'deque')
+        reward_model = reward_model or resolve_class(REWARD_MODEL_REGISTRY, create_cfg.get('reward_model'))
+    classes = dict(env=env, env_manager=env_manager, policy=policy, buffer=buffer, learner=learner,
+                   collector=collector, evaluator=evaluator, reward_model=reward_model, world_model=world_model)
+    defaults, open_paths = build_defaults(create_cfg if auto else {}, classes)
+    check_keys(user, deep_merge(TOP_LEVEL, defaults), open_paths)
+
+    out = deep_merge(defaults, user)
+    out.seed = seed
+    out.exp_name = user.get('exp_name') or TOP_LEVEL['exp_name']
+    if save_cfg:
+        out.exp_name = run_dir(out.exp_name, renew_dir)
+        os.makedirs(out.exp_name, exist_ok=True)
+        save_config_yaml(out, os.path.join(out.exp_name, 'config.yaml'))
+        if save_path and save_path.endswith('.py'):
+            save_config_py(out, create_cfg, os.path.join(out.exp_name, save_path))
+    return out

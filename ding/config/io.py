@@ -1,0 +1,68 @@
+"""Reading config files and writing the resolved config of a run.
+
+A python config file defines `main_config` and (usually) `create_config`, as in dizoo. A run
+writes `config.yaml` (the resolved config, for people and tools) and, optionally, a python
+file with both dicts that `ding -m serial -c <file>` can run again.
+"""
+import importlib.util
+import os
+import pprint
+import uuid
+from typing import Any, Mapping, Tuple
+
+import yaml
+from easydict import EasyDict
+
+from ding.utils.fileio import atomic_write_text
+
+
+def to_plain(obj: Any) -> Any:
+    """Nested dicts/lists of str, int, float, bool, None; anything else becomes its repr()."""
+    if isinstance(obj, Mapping):
+        return {str(k): to_plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_plain(v) for v in obj]
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if hasattr(obj, 'item') and getattr(obj, 'ndim', 1) == 0:  # numpy / torch scalars
+        return obj.item()
+    return repr(obj)
+
+
+def save_config_yaml(cfg: Mapping, path: str) -> None:
+    atomic_write_text(path, yaml.safe_dump(to_plain(cfg), sort_keys=False, default_flow_style=False))
+
+
+def _py_literal(obj: Any) -> str:
+    return pprint.pformat(to_plain(obj), indent=1, width=100, sort_dicts=False)
+
+
+def save_config_py(main_config: Mapping, create_config: Mapping, path: str) -> None:
+    """A python file defining `main_config` and `create_config`, readable by `read_config`."""
+    text = ('from easydict import EasyDict\n\n'
+            "inf, nan = float('inf'), float('nan')  # pprint writes these bare\n\n"
+            f'main_config = EasyDict({_py_literal(main_config)})\n\n'
+            f'create_config = EasyDict({_py_literal(create_config)})\n')
+    atomic_write_text(path, text)
+
+
+def read_config(path: str) -> Tuple[EasyDict, EasyDict]:
+    """(main_config, create_config) from a python config file (create_config may be absent ->
+    empty), or from a yaml file holding either a resolved config or both under those names."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f'config file not found: {path}')
+    if path.endswith(('.yaml', '.yml')):
+        with open(path) as f:
+            data = yaml.safe_load(f) or {}
+        if 'main_config' in data:
+            return EasyDict(data['main_config']), EasyDict(data.get('create_config') or {})
+        return EasyDict(data), EasyDict()
+    if not path.endswith('.py'):
+        raise ValueError(f'config file must be .py or .yaml: {path}')
+    spec = importlib.util.spec_from_file_location(f'_ding_config_{uuid.uuid4().hex}', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not hasattr(module, 'main_config'):
+        raise AttributeError(f'{path} defines no main_config')
+    return EasyDict(module.main_config), EasyDict(getattr(module, 'create_config', None) or {})

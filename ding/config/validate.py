@@ -1,0 +1,50 @@
+"""Catch misspelt config keys before a run starts.
+
+Every key a user writes must exist in the merged class defaults, except below an *open*
+section: one whose defaults are an empty mapping (e.g. `policy.model`, whose keys are the
+model's constructor arguments), or one listed in `open_paths` because its class declares
+no default config (an env with no `default_config()` accepts any env keys).
+"""
+from typing import Iterable, List, Mapping
+
+from ding.utils.keys import closest
+
+
+class ConfigKeyError(KeyError):
+    """A KeyError whose message prints as written (KeyError quotes and escapes its message)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ''
+
+
+def unknown_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = (), section: str = '') -> List[str]:
+    """One line per key of `user` that `defaults` does not declare (or a section that is not a
+    mapping where the defaults have one), with the closest valid key when there is one.
+    Below an open section new keys are accepted; keys it does declare are still checked."""
+    open_paths = set(open_paths)
+    is_open = section in open_paths or not defaults
+    problems = []
+    for key, value in user.items():
+        path = f'{section}.{key}' if section else str(key)
+        if key not in defaults:
+            if not is_open:
+                valid = ', '.join(sorted(map(str, defaults)))
+                problems.append(f'cfg.{path}{closest(str(key), map(str, defaults))} '
+                                f'[valid keys under cfg{"." + section if section else ""}: {valid}]')
+            continue
+        default = defaults[key]
+        if isinstance(default, Mapping):
+            if isinstance(value, Mapping):
+                problems += unknown_keys(value, default, open_paths, path)
+            elif default:
+                problems.append(f'cfg.{path} must be a mapping of {sorted(map(str, default))}, '
+                                f'got {type(value).__name__} {value!r}')
+    return problems
+
+
+def check_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = ()) -> None:
+    """KeyError listing every unknown key of `user` by its full dotted path."""
+    problems = unknown_keys(user, defaults, open_paths)
+    if problems:
+        head = 'unknown config key' + ('s' if len(problems) > 1 else '')
+        raise ConfigKeyError(head + ':\n  ' + '\n  '.join(problems))

@@ -1,0 +1,122 @@
+"""`Buffer`: the replay-buffer interface and its middleware chain.
+
+A buffer middleware is any callable `mw(action, chain, *args, **kwargs)`, where `action` is
+one of `push`, `sample`, `update`, `delete`, `clear` and `chain(*args, **kwargs)` calls the
+next middleware (and finally the buffer itself). It may change the arguments on the way in,
+the result on the way out, or both, and passes actions it does not handle straight through.
+This is DI-engine's buffer-middleware protocol, so middleware written for it plugs in.
+
+The chains are composed once, in `use()`, so a call through k middlewares costs k function
+calls and nothing else. Every public call holds the buffer's re-entrant lock, so a collector
+thread may push while a learner thread samples (async mode), and a middleware may call back
+into the buffer (e.g. delete from inside sample).
+"""
+import threading
+from functools import partial
+from typing import Any, Callable, Dict, List, Optional
+
+from easydict import EasyDict
+
+from ding.utils.dicts import deep_merge
+
+ACTIONS = ('push', 'sample', 'update', 'delete', 'clear')
+
+
+class Buffer:
+    """Base class: public methods run through the middleware chain into `_push`, `_sample`, ..."""
+    config = dict(type=None, replay_buffer_size=10000)
+
+    @classmethod
+    def default_config(cls) -> EasyDict:
+        cfg = EasyDict()
+        for klass in reversed(cls.__mro__):
+            if 'config' in vars(klass):
+                cfg = deep_merge(cfg, klass.config)
+        cfg.cfg_type = cls.__name__ + 'Dict'
+        return cfg
+
+    def __init__(self, size: int) -> None:
+        if int(size) != size or size < 1:
+            raise ValueError(f'buffer size must be a positive integer, got {size!r}')
+        self.size = int(size)
+        self.lock = threading.RLock()
+        self._middleware: List[Callable] = []
+        self._chains: Dict[str, Callable] = {}
+        self._compose()
+
+    # --- middleware ---------------------------------------------------------------------
+    def use(self, middleware: Callable) -> 'Buffer':
+        """Add a middleware (applied after those already added); chainable."""
+        with self.lock:
+            self._middleware.append(middleware)
+            self._compose()
+        return self
+
+    @property
+    def middleware(self) -> tuple:
+        return tuple(self._middleware)
+
+    def has_middleware(self, kind: type) -> bool:
+        return any(isinstance(m, kind) for m in self._middleware)
+
+    def _compose(self) -> None:
+        for action in ACTIONS:
+            fn = getattr(self, '_' + action)
+            for mw in reversed(self._middleware):
+                fn = partial(mw, action, fn)
+            self._chains[action] = fn
+
+    # --- public API (through the chain) -------------------------------------------------
+    def push(self, data: Any, meta: Optional[dict] = None) -> Any:
+        """Store `data` (a Batch: all its rows; a dict: one row; anything else: one item)."""
+        with self.lock:
+            return self._chains['push'](data, meta)
+
+    def sample(self, size: Optional[int] = None, indices: Any = None, replace: bool = False,
+               sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
+               groupby: Optional[str] = None, unroll_len: Optional[int] = None) -> Any:
+        with self.lock:
+            return self._chains['sample'](
+                size=size, indices=indices, replace=replace, sample_range=sample_range,
+                ignore_insufficient=ignore_insufficient, groupby=groupby, unroll_len=unroll_len
+            )
+
+    def update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
+        with self.lock:
+            return self._chains['update'](index, data, meta)
+
+    def delete(self, index: Any) -> Any:
+        with self.lock:
+            return self._chains['delete'](index)
+
+    def clear(self) -> None:
+        with self.lock:
+            return self._chains['clear']()
+
+    # --- implemented by subclasses ------------------------------------------------------
+    def _push(self, data: Any, meta: Optional[dict] = None) -> Any:
+        raise NotImplementedError
+
+    def _sample(self, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def _update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
+        raise NotImplementedError
+
+    def _delete(self, index: Any) -> Any:
+        raise NotImplementedError
+
+    def _clear(self) -> None:
+        raise NotImplementedError
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def get(self, i: int) -> Any:
+        raise NotImplementedError
+
+    def save_data(self, path: str) -> None:
+        raise NotImplementedError
+
+    def load_data(self, path: str) -> None:
+        raise NotImplementedError

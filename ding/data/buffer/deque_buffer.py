@@ -1,0 +1,293 @@
+"""`DequeBuffer(size)`: a FIFO replay buffer stored as columns in preallocated ring arrays.
+
+Every stored row gets an id, counting up from 0 over the buffer's life; row `id` lives in
+slot `id % size`. Pushing past `size` overwrites the oldest slots. `delete` leaves a hole that
+is skipped by sampling and refilled when the ring comes round to it. `get(i)` and
+`sample_range` see the live rows in push order, oldest first.
+
+Sampling draws slot numbers with numpy and gathers each column with one fancy index; the
+`BufferedData` views DI-engine code iterates over are built only if it iterates.
+Randomness comes from `self.rng`, seeded from numpy's global RNG when the buffer is made,
+so `set_pkg_seed` before building the buffer makes runs repeat.
+"""
+from collections.abc import Mapping
+from typing import Any, Dict, Optional, Tuple
+
+import numpy as np
+
+from ding.data.batch import Batch, as_batch
+from ding.data.buffer.buffer import Buffer
+from ding.data.buffer.buffer_file import load_buffer, save_buffer
+from ding.data.buffer.buffered_data import BufferedData, SampledBatch
+from ding.data.buffer.grouping import sample_groups
+from ding.data.buffer.ring_columns import RingColumns
+from ding.utils.registry import BUFFER_REGISTRY
+
+
+@BUFFER_REGISTRY.register('deque')
+class DequeBuffer(Buffer):
+    config = dict(type='deque', replay_buffer_size=10000)
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.rng = np.random.default_rng(np.random.randint(2**31))
+        self._reset()
+
+    def _reset(self) -> None:
+        self._columns: Optional[RingColumns] = None
+        self._whole_items = False  # True: items are arbitrary objects in one column 'data'
+        self._row_meta: Optional[np.ndarray] = None  # per-slot meta dicts, made on first meta
+        self._ids = np.full(self.size, -1, dtype=np.int64)  # id held by each slot, -1 = none
+        self._next_id = getattr(self, '_next_id', 0)
+        self._oldest_id = self._next_id  # no row older than this is live
+        self._count = 0
+        self._live_cache: Optional[Tuple[int, np.ndarray]] = None
+        self._version = 0  # bumped by every change of which rows are live
+
+    # --- bookkeeping --------------------------------------------------------------------
+    def count(self) -> int:
+        return self._count
+
+    def _window(self) -> Tuple[int, int]:
+        """(id of the oldest slot in use, number of slots in use)."""
+        first = max(self._oldest_id, self._next_id - self.size)
+        return first, self._next_id - first
+
+    def _live_slots(self) -> np.ndarray:
+        """Slots of live rows, oldest first (cached until the next change)."""
+        if self._live_cache is None or self._live_cache[0] != self._version:
+            first, n = self._window()
+            slots = (first + np.arange(n, dtype=np.int64)) % self.size
+            if n != self._count:
+                slots = slots[self._ids[slots] >= 0]
+            self._live_cache = (self._version, slots)
+        return self._live_cache[1]
+
+    def slots_of(self, index: Any, strict: bool = True) -> Tuple[np.ndarray, np.ndarray]:
+        """(slots, found mask) of buffer ids; `strict` raises KeyError for ids not stored."""
+        ids = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        slots = ids % self.size
+        found = self._ids[slots] == ids
+        if strict and not found.all():
+            raise KeyError(f'ids not in the buffer (overwritten or deleted): {ids[~found].tolist()}')
+        return slots, found
+
+    def ids_at(self, slots: np.ndarray) -> np.ndarray:
+        return self._ids[slots]
+
+    # --- push ---------------------------------------------------------------------------
+    def _push(self, data: Any, meta: Optional[dict] = None) -> Any:
+        if isinstance(data, Batch):
+            return self._push_batch(data, meta)
+        if self._columns is None:
+            self._whole_items = not isinstance(data, Mapping)
+            first_row = {'data': None} if self._whole_items else data
+            self._columns = RingColumns.for_row(self.size, first_row)
+        if not self._whole_items and not isinstance(data, Mapping):
+            raise ValueError(f'this buffer stores transitions as columns (its first push was dict-like); '
+                             f'cannot push a {type(data).__name__}: push a dict or a Batch')
+        slot, first_id = self._claim(1)
+        if self._whole_items:
+            self._columns.arrays['data'][slot] = data
+        else:
+            self._columns.write_row(slot, data)
+        self._store_meta(slice(slot, slot + 1), meta, 1)
+        return BufferedData(data, first_id, {} if meta is None else meta)
+
+    def _push_batch(self, data: Batch, meta: Optional[dict]) -> SampledBatch:
+        if self._whole_items:
+            raise ValueError('this buffer stores whole items (its first push was not dict-like); '
+                             'cannot push a Batch of rows into it')
+        n = len(data)
+        if n > self.size:  # only the newest `size` rows would survive; the others still get ids
+            self._next_id += n - self.size
+            data = data[n - self.size:]
+            meta = None if meta is None else {k: _tail(v, n, self.size) for k, v in meta.items()}
+            n = self.size
+        if self._columns is None:
+            self._columns = RingColumns.for_batch(self.size, data)
+        start, first_id = self._claim(n)
+        split = min(n, self.size - start)
+        if split == n:
+            self._columns.write_rows(slice(start, start + n), data)
+            self._store_meta(slice(start, start + n), meta, n)
+        else:  # the rows wrap round the end of the ring
+            self._columns.write_rows(slice(start, self.size), data[:split])
+            self._columns.write_rows(slice(0, n - split), data[split:])
+            self._store_meta(np.r_[start:self.size, 0:n - split], meta, n)
+        return SampledBatch(data, np.arange(first_id, first_id + n, dtype=np.int64))
+
+    def _claim(self, n: int) -> Tuple[int, int]:
+        """Reserve the next `n` slots (n <= size): (first slot, first id)."""
+        first_id, start = self._next_id, self._next_id % self.size
+        end = start + n
+        if end <= self.size:
+            old = self._ids[start:end]
+            overwritten = int(np.count_nonzero(old >= 0))
+            old[:] = np.arange(first_id, first_id + n)
+        else:
+            slots = np.r_[start:self.size, 0:end - self.size]
+            overwritten = int(np.count_nonzero(self._ids[slots] >= 0))
+            self._ids[slots] = np.arange(first_id, first_id + n)
+        self._next_id += n
+        self._count += n - overwritten
+        self._version += 1
+        return start, first_id
+
+    def _store_meta(self, slots: Any, meta: Optional[dict], n: int) -> None:
+        if not meta:
+            if self._row_meta is not None:
+                self._row_meta[slots] = None
+            return
+        if self._row_meta is None:
+            self._row_meta = np.full(self.size, None, dtype=object)
+        if n == 1:
+            self._row_meta[slots] = [meta]
+        else:
+            rows = [{k: (v[i] if _is_per_row(v, n) else v) for k, v in meta.items()} for i in range(n)]
+            for slot, row in zip(np.arange(self.size)[slots], rows):
+                self._row_meta[slot] = row
+
+    # --- sample -------------------------------------------------------------------------
+    def _sample(self, size: Optional[int] = None, indices: Any = None, replace: bool = False,
+                sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
+                groupby: Optional[str] = None, unroll_len: Optional[int] = None) -> Any:
+        if indices is not None:
+            return self.gather(self.slots_of(indices)[0])
+        if groupby is not None:
+            return sample_groups(self, size, groupby, replace, unroll_len, sample_range, ignore_insufficient)
+        if unroll_len not in (None, 1):
+            raise ValueError('unroll_len needs groupby (windows are cut within each group)')
+        if size is None:
+            raise ValueError('sample needs a size or indices')
+        first, n_window = self._window()
+        if sample_range is None and n_window == self._count:  # fast path: no holes
+            n = self._count
+            to_slots = lambda pos: (first + pos) % self.size  # noqa: E731
+        else:
+            live = self._live_slots()
+            if sample_range is not None:
+                live = live[sample_range]
+            n = len(live)
+            to_slots = live.__getitem__
+        size = self.affordable(size, n, replace, ignore_insufficient)
+        return self.gather(to_slots(self.draw_positions(n, size, replace)))
+
+    def draw_positions(self, n: int, size: int, replace: bool) -> np.ndarray:
+        """`size` uniform positions in [0, n). Without replacement, a draw with replacement
+        is kept when it has no repeats (the usual case for a small batch from a big buffer;
+        conditioned on no repeats it is exactly uniform), else numpy's `choice` decides."""
+        if size == 0:
+            return np.zeros(0, dtype=np.int64)
+        if replace or size * size < n:
+            pos = np.minimum((self.rng.random(size) * n).astype(np.int64), n - 1)
+            if replace:
+                return pos
+            ordered = np.sort(pos)
+            if (ordered[1:] != ordered[:-1]).all():
+                return pos
+        return self.rng.choice(n, size, replace=False)
+
+    def affordable(self, size: int, available: int, replace: bool, ignore_insufficient: bool) -> int:
+        """How many rows can be drawn; ValueError when short unless `ignore_insufficient`."""
+        short = available == 0 if replace else available < size
+        if short and size > 0:
+            if not ignore_insufficient:
+                how = 'with' if replace else 'without'
+                raise ValueError(f'cannot sample {size} rows {how} replacement from {available} '
+                                 f'(buffer holds {self._count}); pass ignore_insufficient=True to get fewer')
+            return 0 if replace else available
+        return size
+
+    def gather(self, slots: np.ndarray) -> SampledBatch:
+        """A SampledBatch of the rows at `slots` (one fancy index per column)."""
+        slots = np.asarray(slots, dtype=np.int64)
+        if self._columns is None:
+            return SampledBatch(Batch(), slots, whole_items=self._whole_items)
+        row_meta = None if self._row_meta is None else self._row_meta[slots]
+        return SampledBatch(self._columns.read(slots), self._ids[slots], None, row_meta, self._whole_items)
+
+    # --- update / delete / clear / get --------------------------------------------------
+    def _update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
+        """Replace data and/or meta of stored rows; returns whether each id was found."""
+        scalar = np.ndim(index) == 0
+        slots, found = self.slots_of(index, strict=False)
+        slots = slots[found]
+        if data is not None and len(slots):
+            if self._whole_items:
+                self._columns.arrays['data'][slots[0] if scalar else slots] = data
+            elif scalar:
+                self._columns.write_row(int(slots[0]), data)
+            else:
+                self._columns.write_rows(slots, as_batch(data)[found])
+        if meta is not None and len(slots):
+            if scalar:
+                self._store_meta(slots, meta, 1)
+            else:
+                meta = {k: (np.asarray(v)[found] if _is_per_row(v, len(found)) else v) for k, v in meta.items()}
+                self._store_meta(slots, meta, len(slots))
+        return bool(found[0]) if scalar else found
+
+    def _delete(self, index: Any) -> None:
+        slots, found = self.slots_of(index, strict=False)
+        slots = np.unique(slots[found])
+        if len(slots) == 0:
+            return
+        self._ids[slots] = -1
+        self._count -= len(slots)
+        self._version += 1
+        self._columns.release(slots)
+        if self._row_meta is not None:
+            self._row_meta[slots] = None
+
+    def _clear(self) -> None:
+        self._reset()
+
+    def get(self, i: int) -> BufferedData:
+        """The i-th live row, oldest first (negative i counts from the newest)."""
+        with self.lock:
+            live = self._live_slots()
+            if not -len(live) <= i < len(live):
+                raise IndexError(f'buffer holds {len(live)} rows; no row {i}')
+            return self.gather(live[[i]])[0]
+
+    # --- persistence --------------------------------------------------------------------
+    def save_data(self, path: str) -> None:
+        """Write rows, ids, metas and middleware state (e.g. priorities) atomically."""
+        save_buffer(self, path)
+
+    def load_data(self, path: str) -> None:
+        """Restore what `save_data` wrote into a buffer of the same size and middleware."""
+        load_buffer(self, path)
+
+    def state_dict(self) -> Dict[str, Any]:
+        """The stored rows and bookkeeping (arrays are shared, not copied)."""
+        return {
+            'size': self.size,
+            'columns': None if self._columns is None else self._columns.state_dict(),
+            'whole_items': self._whole_items,
+            'row_meta': self._row_meta,
+            'ids': self._ids,
+            'next_id': self._next_id,
+            'oldest_id': self._oldest_id,
+            'count': self._count,
+        }
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        if state['size'] != self.size:
+            raise ValueError(f'saved buffer has size {state["size"]}; this one has size {self.size}')
+        self._reset()
+        if state['columns'] is not None:
+            self._columns = RingColumns.from_state_dict(self.size, state['columns'])
+        self._whole_items = state['whole_items']
+        self._row_meta = state['row_meta']
+        self._ids = state['ids']
+        self._next_id, self._oldest_id, self._count = state['next_id'], state['oldest_id'], state['count']
+
+
+def _is_per_row(value: Any, n: int) -> bool:
+    return isinstance(value, (np.ndarray, list, tuple)) and len(value) == n
+
+
+def _tail(value: Any, n: int, keep: int) -> Any:
+    return value[n - keep:] if _is_per_row(value, n) else value

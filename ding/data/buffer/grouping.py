@@ -1,0 +1,76 @@
+"""Sampling whole groups of rows (`sample(size, groupby=key, unroll_len=T)`).
+
+Rows are grouped by the value of `groupby`: a top-level data column when there is one
+(vectorised: a few numpy calls whatever the buffer size), otherwise the key in each row's
+push-time meta. Each sampled group comes back as a `SampledBatch` in push order; with
+`unroll_len`, only groups of at least that many rows qualify and each yields a random
+window of `unroll_len` consecutive rows (e.g. a sequence for a recurrent learner).
+"""
+from typing import TYPE_CHECKING, Any, List, Optional
+
+import numpy as np
+
+from ding.data.buffer.buffered_data import SampledBatch
+
+if TYPE_CHECKING:
+    from ding.data.buffer.deque_buffer import DequeBuffer
+
+
+def sample_groups(buffer: 'DequeBuffer', size: Optional[int], groupby: str, replace: bool,
+                  unroll_len: Optional[int], sample_range: Optional[slice],
+                  ignore_insufficient: bool) -> List[SampledBatch]:
+    if size is None:
+        raise ValueError('sample(groupby=...) needs size: the number of groups to draw')
+    slots = buffer._live_slots()
+    if sample_range is not None:
+        slots = slots[sample_range]
+    groups = [g for g in _split_by_key(buffer, slots, groupby) if len(g) >= (unroll_len or 1)]
+    size = buffer.affordable(size, len(groups), replace, ignore_insufficient)
+    if size == 0:
+        return []
+    rng = buffer.rng
+    picked = buffer.draw_positions(len(groups), size, replace)
+    out = []
+    for g in picked:
+        members = groups[g]
+        if unroll_len:
+            start = int(rng.integers(0, len(members) - unroll_len + 1))
+            members = members[start:start + unroll_len]
+        out.append(buffer.gather(members))
+    return out
+
+
+def _split_by_key(buffer: 'DequeBuffer', slots: np.ndarray, groupby: str) -> List[np.ndarray]:
+    """Slots grouped by key value (groups in key order for numeric keys), each in push order."""
+    keys = _keys(buffer, slots, groupby)
+    if isinstance(keys, np.ndarray) and keys.dtype != object and keys.ndim == 1:
+        _, inverse = np.unique(keys, return_inverse=True)
+        order = np.argsort(inverse, kind='stable')
+        bounds = np.cumsum(np.bincount(inverse))[:-1]
+        return np.split(slots[order], bounds) if len(slots) else []
+    grouped = {}
+    for slot, key in zip(slots, keys):
+        grouped.setdefault(_hashable(key), []).append(slot)
+    return [np.asarray(v, dtype=np.int64) for v in grouped.values()]
+
+
+def _keys(buffer: 'DequeBuffer', slots: np.ndarray, groupby: str) -> Any:
+    columns = buffer._columns
+    if columns is not None and not buffer._whole_items and groupby in columns.arrays:
+        return columns.leaf(groupby)[slots]
+    metas = buffer._row_meta
+    if metas is not None:
+        metas = metas[slots]
+        if any(m is not None and groupby in m for m in metas):
+            return [None if m is None else m.get(groupby) for m in metas]
+    raise KeyError(f'cannot group by {groupby!r}: it is neither a column nor a push-time meta key')
+
+
+def _hashable(key: Any) -> Any:
+    if isinstance(key, np.ndarray):
+        return key.tobytes()
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return repr(key)

@@ -1,0 +1,307 @@
+"""Serial env managers: all envs stepped in this process, one after another.
+
+The hot path is `step_batch(actions [n]) -> EnvStepBatch`: one vectorised action check, one
+`gym_step` call per env (the gymnasium env's own `step` for a `DingEnvWrapper`), then four
+`np.array` calls; episode returns and lengths live in arrays owned by the manager. No dict,
+timestep or per-env array is built per step.
+
+Arrays handed out (`ready_obs`, every `EnvStepBatch` field) are never written again: a
+reset copies before replacing rows, so a caller may keep them.
+
+`step(actions)` (see `timestep_adapter.py`) is the DI-engine-compatible path on top of
+`step_batch`: a list of `EnvTimestep` (V2) or a dict `{env_id: timestep}` (`BaseEnvManager`,
+as DI-engine's V1).
+"""
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+from easydict import EasyDict
+
+from ding.envs.base_env import BaseEnv
+from ding.envs.env_manager.action_check import make_action_splitter
+from ding.envs.env_manager.obs_stack import check_obs, stack_obs
+from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
+from ding.envs.env_manager.timestep_adapter import TimestepAdapter
+from ding.utils.dicts import deep_merge
+from ding.utils.registry import ENV_MANAGER_REGISTRY
+
+
+@ENV_MANAGER_REGISTRY.register('base_v2')
+class BaseEnvManagerV2(TimestepAdapter):
+    """`BaseEnvManagerV2(env_fn=[callable, ...], cfg=cfg.env.manager)`.
+
+    Seeding: `seed(s)` gives env i the seed `s + i` at its next reset; later resets continue
+    its RNG (`dynamic_seed=True`) or reuse `s + i` every time (`dynamic_seed=False`, so an
+    evaluation repeats exactly). An env that finishes `episode_num` episodes, or any
+    episode when `auto_reset=False`, stops being ready until `reset()`: its rows in later
+    batches repeat its last observation with reward 0 and no end flags.
+
+    A manager that runs envs elsewhere (subprocesses) overrides `_create_envs`,
+    `_reset_one`, `_step_envs` and `close`; checks, episode bookkeeping, auto-reset and the
+    compatible `step` stay here.
+    """
+    config = dict(
+        type='base_v2',
+        episode_num=float('inf'),
+        auto_reset=True,
+        clip_action=False,  # Box actions outside the bounds: False raises, True clips
+        # Accepted so that one `env.manager` config fits every manager; a serial manager
+        # runs envs in-process and has no worker to time out or restart.
+        max_retry=1,
+        step_timeout=None,
+        reset_timeout=None,
+        retry_type='reset',
+        retry_waiting_time=0.1,
+    )
+
+    @classmethod
+    def default_config(cls) -> EasyDict:
+        """`config` merged up the class hierarchy (a subclass adds or overrides keys)."""
+        cfg = EasyDict()
+        for klass in reversed(cls.__mro__):
+            if 'config' in vars(klass):
+                cfg = deep_merge(cfg, klass.config)
+        cfg.cfg_type = cls.__name__ + 'Dict'
+        return cfg
+
+    def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
+        if not env_fn:
+            raise ValueError(f'{type(self).__name__} needs a non-empty list of env_fn callables')
+        self._env_fn = list(env_fn)
+        self._env_num = len(self._env_fn)
+        self._cfg = deep_merge(self.default_config(), cfg or {})
+        self._episode_num = float(self._cfg.episode_num)
+        self._auto_reset = bool(self._cfg.auto_reset)
+        self._envs: Optional[List[BaseEnv]] = self._create_envs()
+        ref = self._envs[0]
+        self._observation_space = ref.observation_space
+        self._action_space = ref.action_space
+        self._reward_space = getattr(ref, 'reward_space', None)
+        shape = getattr(self._observation_space, 'shape', None)
+        self._obs_shape = tuple(shape) if shape is not None else None  # else learnt at the first reset
+        self._split_actions = make_action_splitter(self._action_space, self._env_num, bool(self._cfg.clip_action))
+        self._seeds: Optional[List[Optional[int]]] = None
+        self._dynamic_seed = True
+        self._closed = True
+        self._launched_once = False
+        self._obs: Optional[np.ndarray] = None
+        self._no_return = np.full(self._env_num, np.nan)
+        self._reward_shape = (self._env_num, )
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def _create_envs(self) -> List[BaseEnv]:
+        from ding.envs.ding_env_wrapper import DingEnvWrapper
+        envs = [fn() for fn in self._env_fn]
+        return [e if isinstance(e, BaseEnv) else DingEnvWrapper(e) for e in envs]
+
+    def launch(self, reset_param: Optional[Mapping[int, dict]] = None) -> None:
+        """Create the envs (again, after `close()`) and reset them all."""
+        if not self._closed:
+            raise RuntimeError(f'{type(self).__name__} is already launched; close() it first or call reset()')
+        if self._envs is None:
+            self._envs = self._create_envs()
+            if self._seeds is not None:
+                self._apply_seeds()
+        self._gym_steps = [env.gym_step for env in self._envs]
+        self._closed = False
+        self._launched_once = True
+        self._reset_envs(range(self._env_num), reset_param or {})
+
+    def reset(self, reset_param: Optional[Mapping[int, dict]] = None) -> None:
+        """Reset every env, or only the env ids keyed in `reset_param` ({env_id: kwargs for
+        the env's `reset`}); launches first if needed."""
+        if self._closed:
+            self.launch(reset_param)
+        elif reset_param:
+            self._reset_envs(sorted(int(i) for i in reset_param), reset_param)
+        else:
+            self._reset_envs(range(self._env_num), {})
+
+    def close(self) -> None:
+        if self._envs is not None:
+            for env in self._envs:
+                env.close()
+        self._envs = None
+        self._obs = None
+        self._closed = True
+
+    def seed(self, seed: Union[int, Sequence[int], Mapping[int, int]], dynamic_seed: bool = True) -> None:
+        """int: env i gets `seed + i`; a list or {env_id: seed} gives each env its own.
+        Takes effect at each env's next reset (and again after a relaunch)."""
+        if isinstance(seed, Mapping):
+            self._seeds = [seed.get(i) for i in range(self._env_num)]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self._env_num:
+                raise ValueError(f'got {len(seed)} seeds for {self._env_num} envs')
+            self._seeds = [int(s) for s in seed]
+        else:
+            self._seeds = [int(seed) + i for i in range(self._env_num)]
+        self._dynamic_seed = bool(dynamic_seed)
+        if self._envs is not None:
+            self._apply_seeds()
+
+    def _apply_seeds(self) -> None:
+        for env, s in zip(self._envs, self._seeds):
+            if s is not None:
+                env.seed(s, self._dynamic_seed)
+
+    def __enter__(self) -> 'BaseEnvManagerV2':
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- resets ---------------------------------------------------------------------------
+    def _reset_envs(self, env_ids: Sequence[int], params: Mapping[int, dict]) -> None:
+        env_ids = list(env_ids)
+        for i in env_ids:
+            if not 0 <= i < self._env_num:
+                raise ValueError(f'env id {i} out of range for {self._env_num} envs')
+        obs = [self._reset_one(i, params.get(i)) for i in env_ids]
+        if self._obs_shape is None:
+            self._obs_shape = np.shape(obs[0])
+        if len(env_ids) == self._env_num:
+            self._obs = stack_obs(obs, self._obs_shape, env_ids)
+            self._episode_return = np.zeros(self._env_num, dtype=np.float64)
+            self._episode_length = np.zeros(self._env_num, dtype=np.int64)
+            self._episode_count = np.zeros(self._env_num, dtype=np.int64)
+            self._active = np.ones(self._env_num, dtype=bool)
+        else:
+            ready = self._obs.copy()
+            ready[env_ids] = stack_obs(obs, self._obs_shape, env_ids)
+            self._obs = ready
+            self._episode_return[env_ids] = 0.0
+            self._episode_length[env_ids] = 0
+            self._active[env_ids] = True
+        self._update_active()
+
+    def _reset_one(self, env_id: int, param: Optional[dict]) -> Any:
+        env = self._envs[env_id]
+        if param:
+            return env.reset(**param)
+        return env.gym_reset()[0]
+
+    def _update_active(self) -> None:
+        self._active_ids = np.flatnonzero(self._active).tolist()
+        self._all_active = len(self._active_ids) == self._env_num
+
+    # --- stepping -------------------------------------------------------------------------
+    def _check_running(self) -> None:
+        if self._closed:
+            if self._launched_once:
+                raise RuntimeError(f'{type(self).__name__} is closed: call launch() before stepping it again')
+            raise RuntimeError(f'{type(self).__name__} is not launched: call launch() or reset() before stepping')
+
+    def step_batch(self, actions: Any) -> EnvStepBatch:
+        """Step every ready env with its row of `actions` ([env_num, ...]); finished
+        episodes are reset right away (`ready_obs` then shows the reset observation)."""
+        if self._closed:
+            self._check_running()
+        obs, rew, term, trunc, infos = self._step_envs(self._split_actions(actions))
+        next_obs = stack_obs(obs, self._obs_shape, range(self._env_num))
+        reward = np.array(rew, dtype=np.float32)
+        if reward.shape != self._reward_shape:  # envs giving one-element reward arrays
+            reward = _flat_rewards(reward, self._env_num)
+        terminated = np.array(term, dtype=bool)
+        truncated = np.array(trunc, dtype=bool)
+        self._episode_return += reward
+        self._episode_length += self._active
+        episode_return = self._no_return.copy()
+        episode_length = np.zeros(self._env_num, dtype=np.int64)
+        if True in term or True in trunc:
+            self._end_episodes(np.flatnonzero(terminated | truncated).tolist(), infos, next_obs, episode_return,
+                               episode_length)
+        else:
+            self._obs = next_obs
+        return EnvStepBatch(next_obs, reward, terminated, truncated, episode_return, episode_length, infos)
+
+    def _step_envs(self, acts: List[Any]) -> tuple:
+        """Step the ready envs: (obs, reward, terminated, truncated, info) sequences of
+        length env_num. Envs that are not ready keep their observation, reward 0, no end."""
+        if self._all_active:
+            return zip(*[step(a) for step, a in zip(self._gym_steps, acts)])
+        if not self._active_ids:
+            raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
+        n = self._env_num
+        obs, rew, term, trunc, infos = list(self._obs), [0.0] * n, [False] * n, [False] * n, [{} for _ in range(n)]
+        for i in self._active_ids:
+            obs[i], rew[i], term[i], trunc[i], infos[i] = self._gym_steps[i](acts[i])
+        return obs, rew, term, trunc, infos
+
+    def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
+                      episode_return: np.ndarray, episode_length: np.ndarray) -> None:
+        ready = next_obs.copy()
+        for i in ended:
+            info = infos[i]
+            given = info.get('eval_episode_return') if info is not None else None
+            value = float(np.asarray(given).reshape(())) if given is not None else float(self._episode_return[i])
+            if info is not None:
+                info['eval_episode_return'] = value
+            episode_return[i] = value
+            episode_length[i] = self._episode_length[i]
+            self._episode_return[i] = 0.0
+            self._episode_length[i] = 0
+            self._episode_count[i] += 1
+            if self._auto_reset and self._episode_count[i] < self._episode_num:
+                ready[i] = check_obs(i, self._reset_one(i, None), self._obs_shape)
+            else:
+                self._active[i] = False
+        self._obs = ready
+        self._update_active()
+
+    # --- state ----------------------------------------------------------------------------
+    @property
+    def ready_obs(self) -> np.ndarray:
+        """float32 `[env_num, *obs_shape]`: the observation each env will act on next."""
+        self._check_running()
+        return self._obs
+
+    @property
+    def ready_obs_id(self) -> List[int]:
+        self._check_running()
+        return list(self._active_ids)
+
+    @property
+    def done(self) -> bool:
+        """True once no env is ready (all finished `episode_num` episodes, or auto_reset off)."""
+        return not self._closed and not self._active_ids
+
+    @property
+    def env_num(self) -> int:
+        return self._env_num
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def observation_space(self) -> Any:
+        return self._observation_space
+
+    @property
+    def action_space(self) -> Any:
+        return self._action_space
+
+    @property
+    def reward_space(self) -> Any:
+        return self._reward_space
+
+    def __repr__(self) -> str:
+        state = 'closed' if self._closed else 'running'
+        return f'{type(self).__name__}(env_num={self._env_num}, {state})'
+
+
+def _flat_rewards(reward: np.ndarray, env_num: int) -> np.ndarray:
+    if reward.size != env_num:
+        raise ValueError(f'each env must return a scalar reward; got rewards of shape {reward.shape} '
+                         f'for {env_num} envs')
+    return reward.reshape(env_num)
+
+
+@ENV_MANAGER_REGISTRY.register('base')
+class BaseEnvManager(BaseEnvManagerV2):
+    """The same manager; as in DI-engine's V1, `step` returns `{env_id: timestep}`."""
+    config = dict(type='base')
+
+    def step(self, actions: Union[Mapping[int, Any], Sequence[Any]]) -> Dict[int, EnvTimestep]:
+        return {ts.env_id: ts for ts in super().step(actions)}

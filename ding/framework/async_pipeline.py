@@ -1,0 +1,184 @@
+"""async_mode: a software pipeline over the registered middlewares.
+
+Each middleware is a stage with its own thread; a step's ctx flows through the stages in
+registration order over FIFO queues, so every ctx sees every middleware in the same order as
+in sync mode, and step k+1 can be in the collector while step k is in the learner. The thread
+of the last stage then runs the step's backward parts (reverse order) and completes the step.
+
+Bounds and guarantees
+- Lag: step s enters the first stage only once step s - 1 - max_lag has completed, so at most
+  max_lag + 1 steps are in flight (max_lag=0: no overlap, the sync schedule on threads).
+- fresh_weights: a stage whose contract says `fresh_weights=True` (an on-policy learner) is
+  never overtaken: an earlier stage starts step s only after that stage finished step s - 1.
+- Each middleware runs one step at a time, forward and backward parts alike (one lock per
+  stage), and a stage processes steps in order.
+- finish: once `task.finish` is set no new step enters the first stage; steps already past it
+  (at most max_lag of them) complete, so no half-done step is left behind. A finish set by the
+  first stage (an evaluator reaching stop_value) thus ends the run after the same step as sync.
+- Errors: the first exception stops the feeding, later stages drop what they receive, every
+  thread exits, and `run()` re-raises it. No thread outlives `run()`.
+
+Kept fields (env_step, train_iter, ...) live in one KeptLedger. Each middleware call loads
+the newest values into its ctx and folds its changes back (integers as increments), so no
+update is lost and after N steps the counters equal the sync run's. What an earlier stage
+sees of a later stage's write: in sync mode the evaluator of step k+1 sees `train_iter` after
+the learner of step k. Here it sees the newest value published when it starts, i.e. after
+the learner of step k - max_lag at the oldest (never older), and exactly the sync value when
+the learner already finished step k or when max_lag=0 or the learner has fresh_weights=True.
+A stage always sees its own earlier writes (a collector's env_step is exact).
+"""
+import queue
+import threading
+from typing import Callable, List, Optional
+
+from ding.framework.context import Context
+from ding.framework.contract import middleware_name
+from ding.framework.kept_ledger import KeptLedger
+from ding.framework.onion import BackwardStack
+
+
+class _Step:
+    __slots__ = ('index', 'ctx', 'stack')
+
+    def __init__(self, index: int, ctx: Context) -> None:
+        self.index = index
+        self.ctx = ctx
+        self.stack = BackwardStack()
+
+
+class _Stage:
+
+    def __init__(self, index: int, fn: Callable) -> None:
+        self.index = index
+        self.fn = fn
+        self.lock = threading.RLock()
+        self.fresh_weights = bool(getattr(fn, 'fresh_weights', False))
+        self.inbox: 'queue.SimpleQueue[Optional[_Step]]' = queue.SimpleQueue()
+        self.thread: Optional[threading.Thread] = None
+
+
+class AsyncPipeline:
+    """Runs `middlewares` for up to `max_step` steps starting from `first_ctx`.
+
+    `local` is the task's thread-local slot through which `task.wrap` finds the step being
+    processed (`local.stack`, `local.lock`); `is_finished()` reads `task.finish`;
+    `on_complete(ctx)` is called in step order as each step completes.
+    """
+
+    def __init__(self, middlewares: List[Callable], first_ctx: Context, max_lag: int, local: threading.local,
+                 is_finished: Callable[[], bool], on_complete: Callable[[Context], None]) -> None:
+        if max_lag < 0:
+            raise ValueError(f'max_lag must be >= 0, got {max_lag}')
+        self._stages = [_Stage(i, fn) for i, fn in enumerate(middlewares)]
+        self._first_ctx = first_ctx
+        self._max_lag = max_lag
+        self._local = local
+        self._is_finished = is_finished
+        self._on_complete = on_complete
+        self._ledger = KeptLedger(first_ctx)
+        self._cv = threading.Condition()
+        self._done = [0] * len(self._stages)  # steps each fresh_weights stage finished (forward part)
+        self._completed = 0
+        self._error: Optional[BaseException] = None
+        self._last_ctx = first_ctx
+
+    def run(self, max_step: int) -> Context:
+        """Feed steps until max_step, finish or an error; returns the last completed ctx."""
+        if not self._stages:
+            return self._first_ctx
+        for stage in self._stages:
+            stage.thread = threading.Thread(
+                target=self._stage_loop, args=(stage, ), name=f'ding-stage-{middleware_name(stage.fn)}', daemon=True
+            )
+            stage.thread.start()
+        try:
+            self._feed(max_step)
+        except BaseException as err:  # e.g. KeyboardInterrupt in the feeding thread
+            self._fail(err)
+        finally:
+            self._stages[0].inbox.put(None)
+            for stage in self._stages:
+                stage.thread.join()
+        if self._error is not None:
+            raise self._error
+        self._ledger.load(self._last_ctx)
+        return self._last_ctx
+
+    def _feed(self, max_step: int) -> None:
+        for s in range(max_step):
+            with self._cv:
+                while not (self._completed >= s - self._max_lag or self._stopping(s)):
+                    self._cv.wait(0.1)
+                if self._stopping(s):
+                    return
+            ctx = self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s)
+            self._stages[0].inbox.put(_Step(s, ctx))
+
+    def _stage_loop(self, stage: _Stage) -> None:
+        is_last = stage.index == len(self._stages) - 1
+        while True:
+            step = stage.inbox.get()
+            if step is None:
+                break
+            not_started = stage.index == 0 and self._stopping(step.index)
+            if not_started or self._error is not None or not self._wait_fresh(stage, step.index):
+                self._drop(step)
+                continue
+            try:
+                self._forward(stage, step)
+                if stage.fresh_weights:  # only these progress counts are waited on
+                    with self._cv:
+                        self._done[stage.index] = step.index + 1
+                        self._cv.notify_all()
+                if is_last:
+                    self._complete(step)
+                else:
+                    self._stages[stage.index + 1].inbox.put(step)
+            except BaseException as err:
+                step.stack.discard()
+                self._fail(err)
+        if not is_last:
+            self._stages[stage.index + 1].inbox.put(None)
+
+    def _stopping(self, s: int) -> bool:
+        """No step s may start: an error, or finish set (step 0 always runs, as in sync)."""
+        return self._error is not None or (s > 0 and self._is_finished())
+
+    def _drop(self, step: _Step) -> None:
+        step.stack.discard()
+        with self._cv:
+            self._cv.notify_all()
+
+    def _wait_fresh(self, stage: _Stage, s: int) -> bool:
+        """Wait until every later fresh_weights stage finished step s - 1; False on error."""
+        later_fresh = [st.index for st in self._stages[stage.index + 1:] if st.fresh_weights]
+        if not later_fresh or s == 0:
+            return True
+        with self._cv:
+            while not all(self._done[j] >= s for j in later_fresh):
+                if self._error is not None:
+                    return False
+                self._cv.wait(0.1)
+        return self._error is None
+
+    def _forward(self, stage: _Stage, step: _Step) -> None:
+        self._local.stack, self._local.lock = step.stack, stage.lock
+        try:
+            with stage.lock:
+                self._ledger.run(step.ctx, step.stack.run_forward, stage.fn, step.ctx, stage.lock)
+        finally:
+            self._local.stack = self._local.lock = None
+
+    def _complete(self, step: _Step) -> None:
+        step.stack.unwind(lambda finish, gen: self._ledger.run(step.ctx, finish, gen))
+        self._on_complete(step.ctx)
+        with self._cv:
+            self._last_ctx = step.ctx
+            self._completed = step.index + 1
+            self._cv.notify_all()
+
+    def _fail(self, err: BaseException) -> None:
+        with self._cv:
+            if self._error is None:
+                self._error = err
+            self._cv.notify_all()

@@ -1,0 +1,126 @@
+"""Turn collected transitions into on-policy training data.
+
+- `gae_estimator`: GAE advantages and returns over `ctx.trajectories` (env-major segments, as
+  `StepCollector` writes them), bootstrapping from the critic where an episode was cut short.
+- `montecarlo_return_estimator`: discounted returns-to-go over `ctx.episodes`.
+"""
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ding.data.batch import Batch, as_batch
+from ding.framework.contract import contract, require_config
+from ding.rl_utils.returns import discounted_return, gae
+
+
+def gae_estimator(cfg: Any, policy: Any, buffer_: Optional[Any] = None) -> Callable:
+    """`policy` is a collect mode whose outputs include `value` (PPO, A2C). Adds `adv` and
+    `return` (= adv + value) columns; writes `ctx.train_data`, or pushes into `buffer_` when
+    one is given (PPOOffPolicy); clears `ctx.trajectories`."""
+    require_config(cfg, 'gae_estimator', 'policy.collect.discount_factor', 'policy.collect.gae_lambda')
+    gamma = float(cfg.policy.collect.discount_factor)
+    lambda_ = float(cfg.policy.collect.gae_lambda)
+
+    def _gae_estimator(ctx: Any) -> None:
+        if ctx.trajectories is None or len(ctx.trajectories) == 0:
+            return
+        data = add_gae(as_batch(ctx.trajectories), ctx.trajectory_end_idx, policy, gamma, lambda_)
+        if buffer_ is None:
+            ctx.train_data = data
+        else:
+            buffer_.push(data)
+        ctx.trajectories = None
+
+    # on-policy: advantages and bootstrap values must come from the weights that collected
+    writes = ('train_data', 'trajectories') if buffer_ is None else ('trajectories', )
+    return contract(_gae_estimator, reads=('trajectories', 'trajectory_end_idx'), writes=writes,
+                    name='gae_estimator', fresh_weights=buffer_ is None)
+
+
+def add_gae(batch: Batch, segment_end_idx: Any, policy: Any, gamma: float, lambda_: float) -> Batch:
+    """`batch` with `adv` and `return` added (float32 [N])."""
+    if 'value' not in batch:
+        raise KeyError(f"gae_estimator needs a 'value' column in the trajectories (has {sorted(batch.keys())}); "
+                       f"the collect policy must list 'value' in its transition_keys")
+    n = len(batch)
+    value = np.asarray(batch['value'], dtype=np.float32).reshape(n)
+    done = np.asarray(batch['done'], dtype=bool)
+    truncated = np.asarray(batch['truncated'], dtype=bool) if 'truncated' in batch else np.zeros(n, bool)
+    segment_end = segment_ends(batch, segment_end_idx)
+    # V(next_obs): the next row's value inside an episode; the critic's value of the terminal
+    # obs where the episode was truncated or the segment stops (one batched critic call)
+    next_value = np.roll(value, -1)
+    bootstrap = np.flatnonzero((truncated | segment_end) & ~done)
+    if len(bootstrap):
+        out = policy.forward_batch(batch['next_obs'][bootstrap])
+        next_value[bootstrap] = np.asarray(out['value'], dtype=np.float32).reshape(-1)
+    episode_end = done | truncated | segment_end
+    adv = _gae_by_segment(batch['reward'], value, next_value, done, episode_end, segment_end, gamma, lambda_)
+    batch['adv'] = adv
+    batch['return'] = adv + value
+    return batch
+
+
+def segment_ends(batch: Batch, segment_end_idx: Any = None) -> np.ndarray:
+    """Bool [N]: True at the last row of each env's segment. From `env_id` changes when the
+    batch has that column, else from `trajectory_end_idx`, else the last row only."""
+    n = len(batch)
+    end = np.zeros(n, dtype=bool)
+    if 'env_id' in batch:
+        env_id = np.asarray(batch['env_id'])
+        end[:-1] = env_id[1:] != env_id[:-1]
+    elif segment_end_idx:
+        end[np.asarray(segment_end_idx, dtype=np.int64)] = True
+    end[-1] = True
+    return end
+
+
+def _gae_by_segment(reward, value, next_value, done, episode_end, segment_end, gamma, lambda_) -> np.ndarray:
+    """GAE over env-major rows. Equal-length segments (what StepCollector writes) are run as one
+    `[T, n_env]` array, so the backward loop is T steps long instead of N."""
+    reward = np.asarray(reward, dtype=np.float32)
+    ends = np.flatnonzero(segment_end)
+    lengths = np.diff(np.concatenate([[-1], ends]))
+    if len(set(lengths.tolist())) == 1:
+        t = int(lengths[0])
+        cols = [x.reshape(-1, t).T for x in (reward, value, next_value, done, episode_end)]
+        return gae(*cols, gamma=gamma, lambda_=lambda_).T.reshape(-1)
+    return gae(reward, value, next_value, done, episode_end, gamma=gamma, lambda_=lambda_)
+
+
+def montecarlo_return_estimator(policy: Any) -> Callable:
+    """`policy`: a PG policy (or its mode); `cfg.collect.discount_factor` is the discount.
+    Concatenates `ctx.episodes` into `ctx.train_data` with a `return` column (no bootstrap:
+    a truncated episode is treated as ended)."""
+    require_config(policy.cfg, 'montecarlo_return_estimator', 'collect.discount_factor')
+    gamma = float(policy.cfg.collect.discount_factor)
+
+    def _montecarlo_return_estimator(ctx: Any) -> None:
+        if not ctx.episodes:
+            return
+        batch = episodes_to_batch(ctx.episodes)
+        end = np.asarray(batch['done'], dtype=bool).copy()
+        if 'truncated' in batch:
+            end |= np.asarray(batch['truncated'], dtype=bool)
+        end |= batch.pop('_episode_last')
+        batch['return'] = discounted_return(np.asarray(batch['reward'], dtype=np.float32), end, gamma)
+        ctx.train_data = batch
+        ctx.episodes = None
+
+    return contract(_montecarlo_return_estimator, reads=('episodes', ), writes=('train_data', 'episodes'),
+                    name='montecarlo_return_estimator', fresh_weights=True)
+
+
+def episodes_to_batch(episodes: Any) -> Batch:
+    """One Batch of all rows, with a temporary `_episode_last` column marking each episode's end.
+    Accepts a list of episodes (each a Batch or a list of transitions) or one Batch."""
+    if isinstance(episodes, Batch):
+        parts = [episodes]
+    else:
+        parts = [as_batch(ep) for ep in episodes if len(ep)]
+    batches = []
+    for part in parts:
+        last = np.zeros(len(part), dtype=bool)
+        last[-1] = True
+        batches.append(Batch(dict(part.items()), _episode_last=last))
+    return Batch.cat(batches)

@@ -1,0 +1,105 @@
+"""Out of the buffer: `offpolicy_data_fetcher` (with priority write-back) and
+`offline_data_fetcher` (epochs over a dataset)."""
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ding.data.batch import Batch
+from ding.framework.contract import contract, require_config
+from ding.framework.middleware import _common
+
+
+def _sample(buffer_: Any, size: int) -> Optional[Tuple[Batch, np.ndarray]]:
+    """(Batch of `size` rows, buffer indices), or None while the buffer holds fewer rows.
+    PER's importance-sampling weights become the `priority_IS` column."""
+    if size <= 0 or buffer_.count() < size:
+        return None
+    sampled = buffer_.sample(size)
+    batch = sampled.batch
+    meta = getattr(sampled, 'meta', None) or {}
+    if 'priority_IS' in meta:
+        batch['priority_IS'] = np.asarray(meta['priority_IS'], dtype=np.float32)
+    return batch, np.asarray(sampled.index)
+
+
+def _last_priority(train_output: Any) -> Optional[np.ndarray]:
+    output = train_output[-1] if isinstance(train_output, list) and train_output else train_output
+    if isinstance(output, Mapping) and output.get('priority') is not None:
+        return np.asarray(output['priority'])
+    return None
+
+
+def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool = False) -> Any:
+    """w: train_data, a Batch of `cfg.policy.learn.batch_size` rows (None while the buffer is short).
+
+    `buffer_` is one buffer, a list of `(buffer, ratio)` (the batch is split by ratio and
+    concatenated) or a dict `{name: buffer}` (train_data becomes `{name: Batch}`). After the
+    yield, a 'priority' in the learner's output is written back to the sampled items."""
+    require_config(cfg, 'offpolicy_data_fetcher', 'policy.learn.batch_size')
+    batch_size = int(cfg.policy.learn.batch_size)
+
+    def _short(ctx: Any) -> None:
+        ctx.train_data = None
+        if data_shortage_warning:
+            _common.warn_once(f'fetcher.short.{id(buffer_)}', 'offpolicy_data_fetcher: buffer holds fewer items than '
+                              f'batch_size={batch_size}; training waits for more data')
+
+    def _fetch_one(ctx: Any):
+        got = _sample(buffer_, batch_size)
+        if got is None:
+            _short(ctx)
+            yield
+            return
+        ctx.train_data, index = got
+        yield
+        priority = _last_priority(ctx.train_output)
+        if priority is not None:
+            buffer_.update(index, meta={'priority': priority})
+
+    def _fetch_mixed(ctx: Any) -> None:
+        parts: List[Batch] = []
+        for buf, ratio in buffer_:
+            got = _sample(buf, int(batch_size * ratio))
+            if got is None:
+                return _short(ctx)
+            parts.append(got[0])
+        ctx.train_data = Batch.cat(parts)
+
+    def _fetch_named(ctx: Any) -> None:
+        data: Dict[str, Batch] = {}
+        for name, buf in buffer_.items():
+            got = _sample(buf, batch_size)
+            if got is None:
+                return _short(ctx)
+            data[name] = got[0]
+        ctx.train_data = data
+
+    if isinstance(buffer_, Mapping):
+        fn = _fetch_named
+    elif isinstance(buffer_, Sequence):
+        fn = _fetch_mixed
+    else:
+        fn = _fetch_one
+    return contract(fn, reads=('train_output', ), writes=('train_data', ), name='offpolicy_data_fetcher')
+
+
+def offline_data_fetcher(cfg: Any, dataset: Any, collate_fn: Callable = lambda x: x) -> Any:
+    """Shuffled minibatches of `cfg.policy.learn.batch_size` from `dataset`, epoch after epoch;
+    w: train_data, train_epoch (+1 when an epoch ends), trained_env_step (+batch size)."""
+    require_config(cfg, 'offline_data_fetcher', 'policy.learn.batch_size')
+    from torch.utils.data import DataLoader
+    loader = DataLoader(dataset, batch_size=int(cfg.policy.learn.batch_size), shuffle=True, collate_fn=collate_fn)
+    state = {'iter': iter(loader)}
+
+    def _fetch(ctx: Any) -> None:
+        try:
+            data = next(state['iter'])
+        except StopIteration:
+            ctx.train_epoch += 1
+            state['iter'] = iter(loader)
+            data = next(state['iter'])
+        ctx.train_data = data
+        ctx.trained_env_step += len(data)
+
+    return contract(_fetch, reads=('train_epoch', 'trained_env_step'),
+                    writes=('train_data', 'train_epoch', 'trained_env_step'))

@@ -1,0 +1,55 @@
+"""Distributed exchange points. Without a router (`task.router.is_active` False) each is a
+no-op, so single-process pipelines can keep them in their `task.use` chain; the Ray backend
+(a later issue) fills them in."""
+from typing import Any
+
+from ding.framework.contract import contract
+from ding.framework.middleware import _common
+
+
+class _Exchange:
+    """Base: no-op locally, NotImplementedError when a router is active."""
+
+    def __init__(self) -> None:
+        if _common.is_distributed():
+            raise NotImplementedError(f'{type(self).__name__}: distributed runs are not implemented yet '
+                                      '(the Ray router is a later issue); run without a router')
+        contract(self, name=type(self).__name__)
+
+    def __call__(self, ctx: Any) -> None:
+        pass
+
+
+class ContextExchanger(_Exchange):
+    """Moves collected data to the learner and counters back (distributed only)."""
+
+    def __init__(self, skip_n_iter: int = 1, storage_loader: Any = None) -> None:
+        super().__init__()
+        self.skip_n_iter = skip_n_iter
+        self.storage_loader = storage_loader
+
+
+class ModelExchanger(_Exchange):
+    """The learner publishes weights; collectors and evaluators load the newest (distributed only)."""
+
+    def __init__(self, model: Any, model_loader: Any = None) -> None:
+        super().__init__()
+        self.model = model
+        self.model_loader = model_loader
+
+
+class PeriodicalModelExchanger(_Exchange):
+    """Weights sent every `period` steps (distributed only)."""
+
+    def __init__(self, model: Any, mode: str = 'send', period: int = 1, delay_toleration: float = float('inf'),
+                 stale_toleration: int = 1, event_name: str = 'model_exchanger', model_loader: Any = None) -> None:
+        super().__init__()
+        self.model, self.mode, self.period = model, mode, period
+
+
+class Barrier(_Exchange):
+    """Waits until `attch_from_nums` peers reach the same step (distributed only)."""
+
+    def __init__(self, attch_from_nums: int = 0, timeout: int = 60) -> None:
+        super().__init__()
+        self.attch_from_nums, self.timeout = attch_from_nums, timeout

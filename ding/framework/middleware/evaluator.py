@@ -1,0 +1,112 @@
+"""Greedy evaluation: `interaction_evaluator`, its batched-policy twin and `metric_evaluator`.
+
+`n_episode` is spread evenly over the evaluator envs: env i runs its own share
+(`n // env_num`, one more for the first `n % env_num` envs), so short episodes are not
+over-represented, as they would be when taking the first `n` episodes to finish."""
+import logging
+import math
+from typing import Any, List
+
+import numpy as np
+
+from ding.framework.contract import contract, require_config
+from ding.framework.middleware import _common
+
+logger = logging.getLogger('ding.evaluator')
+
+
+def episode_quota(n_episode: int, env_num: int) -> np.ndarray:
+    """How many episodes each env runs: [3, 3, 2, 2] for 10 over 4 envs."""
+    quota = np.full(env_num, n_episode // env_num, dtype=np.int64)
+    quota[:n_episode % env_num] += 1
+    return quota
+
+
+def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float]:
+    """Play `n_episode` greedy episodes from a fresh reset; returns their returns, env by env.
+
+    The envs are reseeded before every evaluation, so each evaluation plays the same starting
+    states: evaluations differ only through the policy."""
+    env.seed(seed, dynamic_seed=True)
+    if env.closed:
+        env.launch()
+    else:
+        env.reset()
+    policy.reset()
+    remaining = episode_quota(n_episode, env.env_num)
+    returns: List[List[float]] = [[] for _ in range(env.env_num)]
+    while remaining.any():
+        result = env.step_batch(policy.forward_batch(env.ready_obs)['action'])
+        ended = np.flatnonzero((result.terminated | result.truncated) & (remaining > 0))
+        if len(ended):
+            for i in ended:
+                returns[i].append(float(result.episode_return[i]))
+            remaining[ended] -= 1
+            policy.reset(ended.tolist())
+    return [r for env_returns in returns for r in env_returns]
+
+
+def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int) -> Any:
+
+    def _evaluate(ctx: Any) -> None:
+        if ctx.last_eval_iter != -1 and ctx.train_iter - ctx.last_eval_iter < eval_freq:
+            return
+        returns = run_episodes(policy, env, n_episode, seed)
+        mean, std = float(np.mean(returns)), float(np.std(returns))
+        ctx.eval_value = mean
+        ctx.last_eval_iter = ctx.train_iter
+        ctx.last_eval_value = mean
+        ctx.eval_output = {'episode_return': returns}
+        env_step = getattr(ctx, 'env_step', getattr(ctx, 'trained_env_step', 0))  # offline ctx has no env_step
+        logger.info('evaluation: env_step=%d train_iter=%d return mean=%.2f std=%.2f (%d episodes)', env_step,
+                    ctx.train_iter, mean, std, len(returns))
+        if mean >= stop_value and ctx.train_iter > 0:
+            logger.info('stop_value %s reached: eval return %.2f at env_step=%d', stop_value, mean, env_step)
+            _common.current_task().finish = True
+
+    return contract(
+        _evaluate,
+        reads=('train_iter', 'last_eval_iter'),
+        writes=('eval_value', 'last_eval_iter', 'last_eval_value', 'eval_output')
+    )
+
+
+def interaction_evaluator(cfg: Any, policy: Any, env: Any, render: bool = False) -> Any:
+    """Every `eval_freq` train iterations, `cfg.env.n_evaluator_episode` greedy episodes;
+    sets `task.finish` at `cfg.env.stop_value` once training has started."""
+    require_config(cfg, 'interaction_evaluator', 'seed', 'env.n_evaluator_episode', 'env.stop_value',
+                   'policy.eval.evaluator.eval_freq')
+    if render:
+        _common.warn_once('evaluator.render', 'interaction_evaluator: render=True is not supported; ignored')
+    return _make_evaluator(cfg.seed, policy, env, int(cfg.env.n_evaluator_episode), float(cfg.env.stop_value),
+                           int(cfg.policy.eval.evaluator.eval_freq))
+
+
+def interaction_evaluator_ttorch(seed: int, policy: Any, env: Any, n_evaluator_episode: int = None,
+                                 stop_value: float = math.inf, eval_freq: int = 1000, render: bool = False) -> Any:
+    """The same evaluator with explicit arguments; `policy` may be a Policy or its eval mode."""
+    policy = getattr(policy, 'eval_mode', policy)
+    n_episode = env.env_num if n_evaluator_episode is None else int(n_evaluator_episode)
+    return _make_evaluator(seed, policy, env, n_episode, stop_value, eval_freq)
+
+
+def metric_evaluator(cfg: Any, policy: Any, dataset: Any, metric: Any) -> Any:
+    """Evaluates `policy.forward(inputs)` against labels of `dataset` (iterable of (inputs, label)).
+
+    `metric` provides `eval(output, label)`, `reduce_mean(values)` and `gt(a, b)` (a better than b)."""
+    require_config(cfg, 'metric_evaluator', 'env.stop_value', 'policy.eval.evaluator.eval_freq')
+    eval_freq, stop_value = int(cfg.policy.eval.evaluator.eval_freq), cfg.env.stop_value
+
+    def _evaluate(ctx: Any) -> None:
+        if ctx.last_eval_iter != -1 and ctx.train_iter - ctx.last_eval_iter < eval_freq:
+            return
+        value = metric.reduce_mean([metric.eval(policy.forward(inputs), label) for inputs, label in dataset])
+        ctx.eval_value = value
+        ctx.last_eval_iter = ctx.train_iter
+        ctx.last_eval_value = value
+        logger.info('metric evaluation: train_iter=%d value=%s', ctx.train_iter, value)
+        if metric.gt(value, stop_value) and ctx.train_iter > 0:
+            _common.current_task().finish = True
+
+    return contract(_evaluate, reads=('train_iter', 'last_eval_iter'),
+                    writes=('eval_value', 'last_eval_iter', 'last_eval_value'))

@@ -1,0 +1,91 @@
+"""Tensorboard logging (the writer `ding_init(cfg)` set up) and the optional wandb logger.
+Without a writer the loggers do nothing, after one warning."""
+import math
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from ding.framework.contract import contract
+from ding.framework.middleware import _common
+
+
+def mean_scalars(train_output: Any) -> Dict[str, float]:
+    """Numeric entries of one output dict, or their means over a list of output dicts."""
+    outputs = train_output if isinstance(train_output, list) else [train_output]
+    values: Dict[str, list] = {}
+    for out in outputs:
+        for k, v in (out or {}).items():
+            if isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
+                values.setdefault(k, []).append(float(v))
+            elif hasattr(v, 'numel') and v.numel() == 1:
+                values.setdefault(k, []).append(float(v.item()))
+    return {k: sum(v) / len(v) for k, v in values.items()}
+
+
+def _writer_or_warn(name: str) -> Optional[Any]:
+    writer = _common.get_writer()
+    if writer is None:
+        _common.warn_once(f'{name}.no_writer', f'{name}: no tensorboard writer; call ding_init(cfg) first. Not logging.')
+    return writer
+
+
+def online_logger(record_train_iter: bool = False, train_show_freq: int = 100) -> Any:
+    """Eval return at each evaluation, training scalars every `train_show_freq` env steps,
+    both against env_step (and also against train_iter with `record_train_iter`)."""
+    last_show = [-math.inf]
+
+    def _log(ctx: Any) -> None:
+        writer = _writer_or_warn('online_logger')
+        if writer is None:
+            return
+        steps = [('env_step', ctx.env_step)] + ([('train_iter', ctx.train_iter)] if record_train_iter else [])
+        if math.isfinite(ctx.eval_value):
+            for axis, step in steps:
+                writer.add_scalar(f'basic/eval_episode_return_mean-{axis}', ctx.eval_value, step)
+        if ctx.train_output and ctx.env_step - last_show[0] >= train_show_freq:
+            last_show[0] = ctx.env_step
+            for k, v in mean_scalars(ctx.train_output).items():
+                for axis, step in steps:
+                    writer.add_scalar(f'basic/train_{k}-{axis}', v, step)
+
+    return contract(_log, reads=('env_step', 'train_iter', 'eval_value', 'train_output'))
+
+
+def offline_logger(record_train_iter: bool = False, train_show_freq: int = 100) -> Any:
+    """Eval return and training scalars against train_iter (offline runs have no env_step)."""
+    last_show = [-math.inf]
+
+    def _log(ctx: Any) -> None:
+        writer = _writer_or_warn('offline_logger')
+        if writer is None:
+            return
+        if math.isfinite(ctx.eval_value):
+            writer.add_scalar('basic/eval_episode_return_mean-train_iter', ctx.eval_value, ctx.train_iter)
+        if ctx.train_output and ctx.train_iter - last_show[0] >= train_show_freq:
+            last_show[0] = ctx.train_iter
+            for k, v in mean_scalars(ctx.train_output).items():
+                writer.add_scalar(f'basic/train_{k}-train_iter', v, ctx.train_iter)
+
+    return contract(_log, reads=('train_iter', 'eval_value', 'train_output'))
+
+
+def wandb_online_logger(record_path: str = None, cfg: Any = None, exp_config: Any = None, metric_list: Any = None,
+                        env: Any = None, model: Any = None, anonymous: bool = False,
+                        project_name: str = 'default-project', run_name: str = None, wandb_sweep: bool = False) -> Any:
+    """Eval return and training scalars to Weights & Biases (`pip install wandb`)."""
+    try:
+        import wandb
+    except ImportError as err:
+        raise ImportError('wandb_online_logger needs wandb: pip install wandb') from err
+    run = wandb.init(project=project_name, name=run_name, config=dict(exp_config or {}), dir=record_path,
+                     anonymous='must' if anonymous else None, reinit=True)
+
+    def _log(ctx: Any) -> None:
+        metrics = {f'train/{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {}
+        if math.isfinite(ctx.eval_value):
+            metrics['eval/episode_return_mean'] = ctx.eval_value
+        if metrics:
+            wandb.log(metrics, step=ctx.env_step)
+        ctx.wandb_url = run.get_url() or ''
+
+    return contract(_log, reads=('env_step', 'eval_value', 'train_output'), writes=('wandb_url', ))

@@ -1,0 +1,241 @@
+"""`Task`: registers middlewares and runs them step after step over a Context.
+
+`task` (the global instance) is what pipelines use:
+
+    with task.start(ctx=OnlineRLContext()):
+        task.use(collector).use(learner)
+        task.run(max_step=100)
+
+Sync mode runs each step's forward parts in order, the backward parts in reverse order, then
+renews the ctx. async_mode runs the same steps through a software pipeline (async_pipeline.py)
+so that different steps overlap. Events, roles and labels serve distributed runs, whose
+transport is `task.router` (router.py).
+"""
+import logging
+import math
+import threading
+from typing import Any, Callable, Iterable, Optional, Set, Tuple, Union
+
+from ding.framework.async_pipeline import AsyncPipeline
+from ding.framework.context import Context
+from ding.framework.contract import has_contract, inherit_contract
+from ding.framework.events import EventBus
+from ding.framework.onion import BackwardStack, Middleware, locked, parallel, serial, start_middleware, void
+from ding.framework.pipeline_table import pipeline_table, warn_wiring
+from ding.framework.roles import Role, match_labels
+from ding.framework.router import LocalRouter, Router
+
+logger = logging.getLogger(__name__)
+Wrapper = Callable[[Middleware], Middleware]
+
+
+class Task:
+    """The middleware runtime. Use the global `task` rather than making another."""
+
+    role = Role
+
+    def __init__(self) -> None:
+        self.router: Router = LocalRouter()
+        self.ctx: Context = Context()
+        self.async_mode = False
+        self.n_async_workers = 3
+        self.max_lag = 1
+        self.labels: Set[str] = set()
+        self._roles: Set[Role] = set()
+        self._running = False
+        self._finish = False
+        self._middleware: list = []
+        self._wrappers: list = []
+        self._events = EventBus()
+        self._lock = threading.RLock()  # shared by every `use(fn, lock=True)`
+        self._local = threading.local()  # the step a stage thread is processing (async mode)
+        self._sync_stack = BackwardStack()
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def start(self, async_mode: bool = False, n_async_workers: int = 3, ctx: Optional[Context] = None,
+              labels: Optional[Iterable[str]] = None, max_lag: int = 1) -> 'Task':
+        """Begin a run with no middleware. `max_lag` (async only): how many steps collection may
+        run ahead of the oldest unfinished step. `n_async_workers` is accepted for DI-engine
+        compatibility; the pipeline uses one thread per middleware."""
+        if self._running:
+            self.stop()
+        if max_lag < 0:
+            raise ValueError(f'max_lag must be >= 0, got {max_lag}')
+        self.ctx = ctx if ctx is not None else Context()
+        self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
+        self._finish, self._running = False, True
+        self._middleware, self._wrappers, self._roles = [], [], set()
+        self._sync_stack = BackwardStack()
+        self._events = EventBus()
+        self.labels = set(labels or ()) | {'async' if async_mode else 'sync'}
+        self.labels.add('distributed' if self.router.is_active else 'standalone')
+        self.router.start(self._events.emit)
+        return self
+
+    def stop(self) -> None:
+        """End the run: set `finish` (a `run()` in progress ends within a step), release
+        `wait_for` callers, stop the router, drop pending backward parts. `run()` joins its
+        threads before returning, so none is left running."""
+        self._finish = True
+        self._running = False
+        self._events.close()
+        self.router.stop()
+        self._sync_stack.discard()
+
+    def __enter__(self) -> 'Task':
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    @property
+    def finish(self) -> bool:
+        return self._finish
+
+    @finish.setter
+    def finish(self, value: bool) -> None:
+        self._finish = bool(value)
+
+    # ---- registration ----------------------------------------------------------------------
+    def use(self, fn: Middleware, lock: Union[bool, Any] = False) -> 'Task':
+        """Append a middleware; `lock=True` (or a lock object) serialises it with others sharing it."""
+        if lock:
+            fn = locked(fn, self._lock if lock is True else lock)
+        for wrapper in self._wrappers:
+            fn = _apply_wrapper(wrapper, fn)
+        self._middleware.append(fn)
+        return self
+
+    def use_wrapper(self, wrapper: Wrapper) -> 'Task':
+        """Wrap every middleware, those already registered and those registered later."""
+        self._middleware = [_apply_wrapper(wrapper, fn) for fn in self._middleware]
+        self._wrappers.append(wrapper)
+        return self
+
+    @property
+    def middlewares(self) -> Tuple[Middleware, ...]:
+        return tuple(self._middleware)
+
+    def pipeline_table(self) -> str:
+        return pipeline_table(self._middleware)
+
+    serial = staticmethod(serial)
+    parallel = staticmethod(parallel)
+    void = staticmethod(void)
+
+    # ---- running ---------------------------------------------------------------------------
+    def run(self, max_step: int = int(1e12)) -> None:
+        """Run steps until `max_step` or until `task.finish` is set; then `task.finish` is True."""
+        if not self._running:
+            raise RuntimeError('task.run() needs a started task: use `with task.start(...):`')
+        logger.info('pipeline (%s mode):\n%s', 'async' if self.async_mode else 'sync', self.pipeline_table())
+        warn_wiring(self._middleware, self.ctx)
+        if self.async_mode:
+            pipeline = AsyncPipeline(
+                list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed
+            )
+            self.ctx = pipeline.run(max_step)
+            self._finish = self._finish or max_step > 0
+            return
+        for i in range(max_step):
+            try:
+                for fn in self._middleware:
+                    self._sync_stack.run_forward(fn, self.ctx)
+                self.backward()
+            except BaseException:
+                self._sync_stack.discard()
+                raise
+            if i == max_step - 1:
+                self._finish = True
+            if self._finish:
+                break
+            self.renew()
+
+    def _completed(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def forward(self, fn: Middleware, ctx: Optional[Context] = None) -> None:
+        """Run `fn`'s forward part on `ctx` (default `task.ctx`), recording its backward part."""
+        self._current_stack().run_forward(fn, ctx if ctx is not None else self.ctx, getattr(self._local, 'lock', None))
+
+    def backward(self) -> None:
+        """Run the recorded backward parts of this step, last registered first."""
+        self._sync_stack.unwind()
+
+    def renew(self) -> 'Task':
+        self.ctx = self.ctx.renew()
+        return self
+
+    def wrap(self, fn: Middleware, lock: Union[bool, Any] = False) -> Callable[[Context], Callable[[], None]]:
+        """Let a middleware run `fn` inline: `backward = task.wrap(fn)(ctx)` runs its forward part;
+        `backward()` runs its backward part, which otherwise runs at the end of the step."""
+        if lock:
+            fn = locked(fn, self._lock if lock is True else lock)
+
+        def _forward(ctx: Context) -> Callable[[], None]:
+            gen = start_middleware(fn, ctx)
+            if gen is None:
+                return _nothing
+            stack = self._current_stack()
+            entry = stack.push(gen, getattr(self._local, 'lock', None))
+            return lambda: stack.finish_one(entry)
+
+        return inherit_contract(_forward, fn)
+
+    def _current_stack(self) -> BackwardStack:
+        stack = getattr(self._local, 'stack', None)
+        return self._sync_stack if stack is None else stack
+
+    # ---- events ----------------------------------------------------------------------------
+    def on(self, event: str, fn: Callable) -> None:
+        self._events.on(event, fn)
+
+    def once(self, event: str, fn: Callable) -> None:
+        self._events.once(event, fn)
+
+    def off(self, event: str, fn: Optional[Callable] = None) -> None:
+        self._events.off(event, fn)
+
+    def emit(self, event: str, *args: Any, only_remote: bool = False, only_local: bool = False, **kwargs: Any) -> None:
+        """Call local handlers (unless only_remote) and send to other nodes (unless only_local)."""
+        if not only_remote:
+            self._events.emit(event, *args, **kwargs)
+        if not only_local and self.router.is_active:
+            self.router.emit(event, *args, **kwargs)
+
+    def wait_for(self, event: str, timeout: float = math.inf, ignore_timeout_exception: bool = True) -> Any:
+        """Block until `event`; returns `(args, kwargs)`, or None on timeout or `stop()`."""
+        return self._events.wait_for(event, timeout, ignore_timeout_exception)
+
+    # ---- roles and labels ------------------------------------------------------------------
+    def add_role(self, role: Role) -> None:
+        self._roles.add(Role(role))
+
+    def has_role(self, role: Role) -> bool:
+        """True when this node plays `role`, or plays no declared role (a standalone run)."""
+        return not self._roles or Role(role) in self._roles
+
+    @property
+    def roles(self) -> Set[Role]:
+        return set(self._roles)
+
+    def match_labels(self, patterns: Union[str, Iterable[str]]) -> bool:
+        return match_labels(self.labels, patterns)
+
+
+def _apply_wrapper(wrapper: Wrapper, fn: Middleware) -> Middleware:
+    wrapped = wrapper(fn)
+    if wrapped is not fn and not has_contract(wrapped):
+        inherit_contract(wrapped, fn)
+    return wrapped
+
+
+def _nothing() -> None:
+    return None
+
+
+task = Task()

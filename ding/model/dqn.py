@@ -1,0 +1,52 @@
+"""`DQN`: observation -> one Q value per discrete action, as `{'logit': Tensor [B, A]}`."""
+from typing import Dict, Optional, Sequence, Type, Union
+
+import torch
+from torch import nn
+
+from ding.model.common import ConvEncoder, FCEncoder
+from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
+from ding.utils.registry import MODEL_REGISTRY
+
+
+def _action_count(action_shape: Union[int, Sequence[int]]) -> int:
+    if isinstance(action_shape, int):
+        return action_shape
+    shape = list(action_shape)
+    if len(shape) != 1:
+        raise ValueError(f'DQN takes one discrete action dimension; got action_shape={action_shape!r}')
+    return int(shape[0])
+
+
+def build_encoder(obs_shape: Union[int, Sequence[int]], hidden_size_list: Sequence[int],
+                  activation: Type[nn.Module]) -> nn.Module:
+    """FCEncoder for vector observations (int or 1-d shape), ConvEncoder for images [C, H, W]."""
+    shape = [obs_shape] if isinstance(obs_shape, int) else list(obs_shape)
+    if len(shape) == 1:
+        return FCEncoder(shape[0], hidden_size_list, activation)
+    if len(shape) == 3:
+        return ConvEncoder(shape, hidden_size_list, activation)
+    raise ValueError(f'no encoder for obs_shape={obs_shape!r}: expected an int, [N] or [C, H, W]')
+
+
+@MODEL_REGISTRY.register('dqn')
+class DQN(nn.Module):
+    """Encoder (MLP or conv) followed by a dueling or plain Q head.
+
+    `head_hidden_size` defaults to the encoder's output width; `head_layer_num` hidden layers
+    of that width sit in each head stream. `activation` may be a class or an instance."""
+
+    def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
+                 encoder_hidden_size_list: Sequence[int] = (128, 128, 64), dueling: bool = True,
+                 head_hidden_size: Optional[int] = None, head_layer_num: int = 1,
+                 activation: Union[Type[nn.Module], nn.Module] = nn.ReLU) -> None:
+        super().__init__()
+        act = as_activation_class(activation)
+        self.encoder = build_encoder(obs_shape, list(encoder_hidden_size_list), act)
+        feature_size = self.encoder.output_size
+        head_cls = DuelingHead if dueling else DiscreteHead
+        self.head = head_cls(head_hidden_size or feature_size, _action_count(action_shape), head_layer_num, act,
+                             input_size=feature_size)
+
+    def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
+        return self.head(self.encoder(obs))

@@ -1,0 +1,40 @@
+"""`PG`: a policy-only network for REINFORCE (no critic: the return is the learning signal).
+
+`model(obs)` -> {'logit': [B, n_actions]} (discrete) or {'logit': {'mu', 'sigma'}} (continuous).
+"""
+from typing import Dict, Sequence, Type
+
+import torch
+from torch import nn
+
+from ding.model.common import FCEncoder
+from ding.model.vac import actor_head, orthogonal_init_
+
+
+class PG(nn.Module):
+
+    def __init__(
+            self,
+            obs_shape,
+            action_shape,
+            action_space: str = 'discrete',
+            encoder_hidden_size_list: Sequence[int] = (128, 128, 64),
+            head_hidden_size: int = None,
+            head_layer_num: int = 1,
+            activation: Type[nn.Module] = nn.Tanh,
+            log_std_init: float = 0.0,
+            orthogonal_init: bool = True,
+    ) -> None:
+        super().__init__()
+        self.action_space = action_space
+        hidden = list(encoder_hidden_size_list)
+        self.encoder = FCEncoder(obs_shape, hidden, activation)
+        self.head = actor_head(action_space, hidden[-1], head_hidden_size or hidden[-1], head_layer_num,
+                               action_shape, activation, log_std_init)
+        if orthogonal_init:
+            orthogonal_init_(self)
+
+    def forward(self, obs: torch.Tensor, mode: str = 'compute_actor') -> Dict[str, torch.Tensor]:
+        if mode != 'compute_actor':
+            raise ValueError(f"PG has only mode 'compute_actor', got {mode!r}")
+        return {'logit': self.head(self.encoder(obs))}

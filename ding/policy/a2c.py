@@ -1,0 +1,55 @@
+"""`A2CPolicy`: synchronous advantage actor-critic.
+
+Same data path as PPO (`gae_estimator` adds `adv` and `return`), but the data is used once:
+one pass over the batch in shuffled minibatches of `batch_size` (the whole batch when it is
+larger), a plain policy-gradient step on each. Returns one dict of scalars per step.
+"""
+from typing import Dict, List
+
+import torch
+
+from ding.data.batch import Batch
+from ding.policy.onpolicy_base import OnPolicyBase
+from ding.rl_utils.a2c import a2c_loss
+from ding.rl_utils.adv_norm import normalize_advantage
+from ding.utils.registry import POLICY_REGISTRY
+
+TRAIN_COLUMNS = ('obs', 'action', 'adv', 'return')
+
+
+@POLICY_REGISTRY.register('a2c')
+class A2CPolicy(OnPolicyBase):
+    config = dict(
+        type='a2c',
+        learn=dict(
+            batch_size=256,
+            learning_rate=1e-3,
+            value_weight=0.5,
+            entropy_weight=0.01,
+            adv_norm=True,
+        ),
+        collect=dict(unroll_len=1, discount_factor=0.99, gae_lambda=0.95),
+    )
+
+    def _forward_learn(self, data: Batch) -> List[Dict[str, float]]:
+        missing = [c for c in TRAIN_COLUMNS if c not in data]
+        if missing:
+            raise KeyError(f'A2CPolicy needs columns {missing} in its train data (has {sorted(data.keys())}); '
+                           f"put gae_estimator before the learner")
+        n = len(data)
+        batch_size = min(int(self._cfg.learn.batch_size), n)
+        order = torch.randperm(n, device=self._device)
+        return [self._update(data[order[s:s + batch_size]]) for s in range(0, n - batch_size + 1, batch_size)]
+
+    def _update(self, mb: Batch) -> Dict[str, float]:
+        cfg = self._cfg.learn
+        out = self._model(mb['obs'], mode='compute_actor_critic')
+        logp, entropy = self._evaluate_actions(out['logit'], self._learn_action(mb))
+        adv = normalize_advantage(mb['adv']) if cfg.adv_norm else mb['adv']
+        losses = a2c_loss(logp, adv, out['value'], mb['return'], entropy, value_weight=cfg.value_weight,
+                          entropy_weight=cfg.entropy_weight)
+        grad_norm = self._optimizer_step(losses['total_loss'])
+        return self._scalars(dict(losses, grad_norm=grad_norm))
+
+    def _monitor_vars_learn(self):
+        return super()._monitor_vars_learn() + ['value_loss']

@@ -1,0 +1,103 @@
+"""DDPG (Lillicrap et al. 2016): a deterministic actor in [-1, 1] trained through a learned Q,
+Gaussian exploration noise when collecting. TD3 is this learner with twin critics, target
+policy smoothing and delayed actor updates switched on (see `td3.py`)."""
+from typing import Any, Dict, List
+
+import torch
+from torch import nn
+
+from ding.data.batch import Batch
+from ding.model.qac import ContinuousQAC
+from ding.policy.qac_base import QACPolicyBase
+from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
+from ding.utils.registry import POLICY_REGISTRY
+
+
+@POLICY_REGISTRY.register('ddpg')
+class DDPGPolicy(QACPolicyBase):
+    """learn: critic every update; actor (and target nets) every `learn.actor_update_freq`
+    updates. collect: clip(mu(s) + N(0, collect.noise_sigma^2), -1, 1). eval: mu(s)."""
+    config = dict(
+        type='ddpg',
+        random_collect_size=25000,
+        model=dict(obs_shape=None, action_shape=None, action_space='regression', twin_critic=False,
+                   actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
+                   critic_head_layer_num=1),
+        learn=dict(
+            update_per_collect=1,
+            batch_size=256,
+            learning_rate_actor=1e-3,
+            learning_rate_critic=1e-3,
+            target_theta=0.005,
+            discount_factor=0.99,
+            actor_update_freq=1,
+            noise=False,  # target policy smoothing (TD3)
+            noise_sigma=0.2,
+            noise_range=dict(min=-0.5, max=0.5),
+            ignore_done=False,
+        ),
+        collect=dict(n_sample=1, unroll_len=1, noise_sigma=0.1),
+        eval=dict(evaluator=dict(eval_freq=5000)),
+        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
+    )
+
+    def default_model(self) -> nn.Module:
+        return ContinuousQAC(**self._cfg.model)
+
+    def _init_learn(self) -> None:
+        self._check_model()
+        if getattr(self._model, 'action_space', 'regression') != 'regression':
+            raise ValueError(f"{type(self).__name__} needs a deterministic actor: "
+                             f"set policy.model.action_space='regression'")
+        learn = self._cfg.learn
+        self._actor_update_freq = int(learn.actor_update_freq)
+        self._smoothing = bool(learn.noise)
+        self._setup_learner([
+            {'params': self._model.critic_params(), 'lr': learn.learning_rate_critic},
+            {'params': self._model.actor_params(), 'lr': learn.learning_rate_actor},
+        ])
+
+    def _target_action(self, next_obs: torch.Tensor) -> torch.Tensor:
+        action = self._target_model.compute_actor(next_obs)['action']
+        if self._smoothing:
+            noise = self._cfg.learn.noise_range
+            action = smoothed_target_action(action, self._cfg.learn.noise_sigma, noise.min, noise.max)
+        return action
+
+    def _forward_learn(self, data: Batch) -> Dict[str, Any]:
+        obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
+        with torch.no_grad():
+            next_q = self._target_model.q_all(next_obs, self._target_action(next_obs))
+            target = td3_q_target(reward, done, next_q, self._gamma, nstep)
+        q = self._model.q_all(obs, action)
+        loss_q, td_abs = critic_loss(q, target, weight)
+        stats = {'critic_loss': loss_q, 'q_value': q[0].mean(), 'target_q_value': target.mean()}
+        total = loss_q
+        update_actor = self._learn_iter % self._actor_update_freq == 0
+        if update_actor:
+            new_action = self._model.compute_actor(obs)['action']
+            loss_actor = deterministic_actor_loss(self._model.q_all(obs, new_action, detach_weights=True)[0])
+            stats['actor_loss'] = loss_actor
+            total = total + loss_actor
+        self._apply_gradients(total)
+        if update_actor:
+            self._update_target()
+        self._learn_iter += 1
+        stats['total_loss'] = total
+        return {**self._to_floats(stats), 'cur_lr_actor': self._cfg.learn.learning_rate_actor,
+                'cur_lr_critic': self._cfg.learn.learning_rate_critic, **self._priority(td_abs)}
+
+    def _monitor_vars_learn(self) -> List[str]:
+        return ['cur_lr_actor', 'cur_lr_critic', 'critic_loss', 'actor_loss', 'total_loss', 'q_value',
+                'target_q_value']
+
+    def _forward_collect(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        action = self._collect_model.compute_actor(obs)['action']
+        sigma = self._cfg.collect.noise_sigma
+        if sigma > 0:
+            action = (action + sigma * torch.randn_like(action)).clamp(-1.0, 1.0)
+        return {'action': action}
+
+    def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        return {'action': self._eval_model.compute_actor(obs)['action']}

@@ -1,0 +1,119 @@
+"""What PPO, A2C and PG share: acting from the actor's distribution and one optimiser step.
+
+Collecting samples an action from the distribution the actor outputs and stores its
+log-probability (and the critic's value, for actor-critic methods) in the transition;
+evaluating takes the distribution's mode. For continuous actions with `action_bound` set,
+the env receives the sample clipped to [-bound, bound] while the transition also keeps the
+unclipped sample as `raw_action`, so the learner scores exactly what was sampled.
+"""
+from typing import Any, Dict, Union
+
+import torch
+from torch.distributions import Categorical, Independent, Normal
+
+from ding.data.batch import Batch
+from ding.policy.base_policy import Policy
+
+
+def action_distribution(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> torch.distributions.Distribution:
+    """Categorical over a logit tensor; diagonal Gaussian over {'mu', 'sigma'}."""
+    if isinstance(logit, torch.Tensor):
+        return Categorical(logits=logit, validate_args=False)
+    return Independent(Normal(logit['mu'], logit['sigma'], validate_args=False), 1, validate_args=False)
+
+
+def greedy_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> torch.Tensor:
+    return logit.argmax(-1) if isinstance(logit, torch.Tensor) else logit['mu']
+
+
+class OnPolicyBase(Policy):
+    config = dict(
+        on_policy=True,
+        action_space='discrete',
+        # continuous only: actions sent to the env are clipped to [-action_bound, action_bound]
+        action_bound=None,
+        learn=dict(
+            learning_rate=3e-4,
+            # max global gradient norm; None disables clipping
+            grad_clip_value=0.5,
+            entropy_weight=0.0,
+        ),
+        collect=dict(discount_factor=0.99),
+    )
+    # whether the model has a critic (VAC) or only an actor (PG)
+    has_critic = True
+
+    def default_model(self) -> torch.nn.Module:
+        from ding.model.vac import VAC
+        return VAC(**self._cfg.model)
+
+    # --- learn ---------------------------------------------------------------------------
+    def _init_learn(self) -> None:
+        self._params = [p for p in self._model.parameters() if p.requires_grad]
+        # fused Adam: one kernel for all parameters; per-tensor Adam costs more than the
+        # forward-backward itself on networks this small
+        self._optimizer = torch.optim.Adam(self._params, lr=self._cfg.learn.learning_rate, fused=True)
+
+    def _optimizer_step(self, loss: torch.Tensor) -> float:
+        """Backward, clip the gradient norm, step; returns the gradient norm before clipping."""
+        self._optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        clip = self._cfg.learn.grad_clip_value
+        norm = torch.nn.utils.clip_grad_norm_(self._params, clip if clip is not None else float('inf'), foreach=True)
+        self._optimizer.step()
+        return float(norm)
+
+    def _learn_action(self, batch: Batch) -> torch.Tensor:
+        """The action the behaviour distribution produced (unclipped when it was clipped for the env)."""
+        return batch['raw_action'] if 'raw_action' in batch else batch['action']
+
+    def _evaluate_actions(self, logit: Any, action: torch.Tensor):
+        """(log-prob, entropy) of `action` under the current actor."""
+        dist = action_distribution(logit)
+        return dist.log_prob(action), dist.entropy()
+
+    def _state_dict_learn(self) -> Dict[str, Any]:
+        return {'model': self._model.state_dict(), 'optimizer': self._optimizer.state_dict()}
+
+    def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
+        self._model.load_state_dict(state['model'])
+        if 'optimizer' in state and hasattr(self, '_optimizer'):
+            self._optimizer.load_state_dict(state['optimizer'])
+
+    def _scalars(self, values: Dict[str, Any]) -> Dict[str, float]:
+        out = {k: float(v.detach()) if torch.is_tensor(v) else float(v) for k, v in values.items()}
+        out['cur_lr'] = self._optimizer.param_groups[0]['lr']
+        return out
+
+    # --- collect / eval ------------------------------------------------------------------
+    def _init_collect(self) -> None:
+        keys = ('value', 'logp') if self.has_critic else ('logp', )
+        if self._cfg.action_space == 'continuous':
+            keys += ('raw_action', )
+        self.transition_keys = keys
+
+    def _forward_collect(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        mode = 'compute_actor_critic' if self.has_critic else 'compute_actor'
+        out = self._collect_model(obs, mode=mode)
+        dist = action_distribution(out['logit'])
+        raw = dist.sample()
+        result = {'action': self._env_action(raw), 'logp': dist.log_prob(raw)}
+        if self.has_critic:
+            result['value'] = out['value']
+        if self._cfg.action_space == 'continuous':
+            result['raw_action'] = raw
+        return result
+
+    def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        logit = self._eval_model(obs, mode='compute_actor')['logit']
+        return {'action': self._env_action(greedy_action(logit))}
+
+    def _env_action(self, action: torch.Tensor) -> torch.Tensor:
+        bound = self._cfg.action_bound
+        if self._cfg.action_space == 'continuous' and bound is not None:
+            bound = torch.as_tensor(bound, dtype=action.dtype, device=action.device)
+            return torch.max(torch.min(action, bound), -bound)
+        return action
+
+    def _monitor_vars_learn(self):
+        return ['cur_lr', 'total_loss', 'policy_loss', 'entropy', 'grad_norm']

@@ -1,0 +1,42 @@
+"""`PGPolicy`: REINFORCE on whole episodes.
+
+`montecarlo_return_estimator(policy)` writes each step's discounted return-to-go as `return`;
+one `learn_mode.forward(batch)` is one gradient step on all of it. Normalising the returns
+over the batch (`return_norm`) subtracts a constant baseline, which cuts the variance a lot.
+"""
+from typing import Dict
+
+import torch
+
+from ding.data.batch import Batch
+from ding.policy.onpolicy_base import OnPolicyBase
+from ding.rl_utils.adv_norm import normalize_advantage
+from ding.rl_utils.pg import pg_loss
+from ding.utils.registry import POLICY_REGISTRY
+
+
+@POLICY_REGISTRY.register('pg')
+class PGPolicy(OnPolicyBase):
+    config = dict(
+        type='pg',
+        learn=dict(learning_rate=1e-3, entropy_weight=0.01, return_norm=True),
+        collect=dict(n_episode=8, unroll_len=1, discount_factor=0.99),
+    )
+    has_critic = False
+
+    def default_model(self) -> torch.nn.Module:
+        from ding.model.pg import PG
+        return PG(**self._cfg.model)
+
+    def _forward_learn(self, data: Batch) -> Dict[str, float]:
+        missing = [c for c in ('obs', 'action', 'return') if c not in data]
+        if missing:
+            raise KeyError(f'PGPolicy needs columns {missing} in its train data (has {sorted(data.keys())}); '
+                           f'put montecarlo_return_estimator before the learner')
+        cfg = self._cfg.learn
+        logit = self._model(data['obs'], mode='compute_actor')['logit']
+        logp, entropy = self._evaluate_actions(logit, self._learn_action(data))
+        ret = normalize_advantage(data['return']) if cfg.return_norm else data['return']
+        losses = pg_loss(logp, ret, entropy, entropy_weight=cfg.entropy_weight)
+        grad_norm = self._optimizer_step(losses['total_loss'])
+        return self._scalars(dict(losses, grad_norm=grad_norm))

@@ -1,0 +1,112 @@
+"""What SAC, discrete SAC, TD3 and DDPG learners share: a frozen target copy of the model, one
+fused Adam over parameter groups (critic, actor, temperature) stepped after a *single* backward
+pass of the summed losses, polyak target updates, and the batch columns they read.
+
+One optimizer and one backward per update (instead of three) is where the learner's speed
+comes from: the actor's loss is computed with the critic's weights detached
+(`q_all(..., detach_weights=True)`), so adding it to the critic's loss leaves each network
+with exactly its own gradient.
+"""
+import copy
+import math
+from typing import Any, Dict, List, Optional, Sequence
+
+import torch
+
+from ding.data.batch import Batch
+from ding.policy.base_policy import Policy
+from ding.rl_utils.qac_targets import soft_update
+
+
+class QACPolicyBase(Policy):
+    config = dict(
+        random_collect_size=0,
+        learn=dict(target_theta=0.005, discount_factor=0.99, ignore_done=False),
+    )
+    # model methods a subclass needs; checked at construction for a clear error
+    required_model_methods: Sequence[str] = ('compute_actor', 'q_all', 'actor_params', 'critic_params')
+
+    def _check_model(self) -> None:
+        missing = [m for m in self.required_model_methods if not hasattr(self._model, m)]
+        if missing:
+            raise TypeError(f'{type(self).__name__} needs a model with {list(self.required_model_methods)} '
+                            f'(e.g. ding.model.ContinuousQAC); {type(self._model).__name__} lacks {missing}')
+
+    def _setup_learner(self, param_groups: List[Dict[str, Any]]) -> None:
+        """Target network, optimizer and the learn-config scalars."""
+        learn = self._cfg.learn
+        self._gamma = float(learn.discount_factor)
+        self._theta = float(learn.target_theta)
+        self._ignore_done = bool(learn.ignore_done)
+        self._target_model = copy.deepcopy(self._model)
+        self._target_model.requires_grad_(False)
+        self._optimizer = torch.optim.Adam(param_groups, fused=True)
+        self._learn_iter = 0
+
+    def _columns(self, data: Batch):
+        """(obs, action, reward, next_obs, done, nstep, weight) from a learner batch.
+
+        `done` is *terminated* (zeros when `learn.ignore_done`); `nstep` is present only after
+        `nstep_reward_enhancer`; `weight` only for prioritized replay with IS weights."""
+        done = data.done
+        if self._ignore_done:
+            done = torch.zeros_like(data.reward if data.reward.dim() == 1 else data.reward[:, 0])
+        weight = data.get('weight') if self._cfg.priority_IS_weight else None
+        return data.obs, data.action, data.reward, data.next_obs, done, data.get('nstep'), weight
+
+    def _apply_gradients(self, total_loss: torch.Tensor) -> None:
+        self._optimizer.zero_grad(set_to_none=True)
+        total_loss.backward()
+        self._optimizer.step()
+
+    def _update_target(self, online: Optional[List[torch.nn.Parameter]] = None,
+                       target: Optional[List[torch.nn.Parameter]] = None) -> None:
+        """Polyak-average `target` towards `online` (default: the whole model)."""
+        if online is None:
+            online, target = list(self._model.parameters()), list(self._target_model.parameters())
+        soft_update(target, online, self._theta)
+
+    @staticmethod
+    def _to_floats(stats: Dict[str, torch.Tensor]) -> Dict[str, float]:
+        """Scalar tensors -> python floats with one device sync."""
+        values = torch.stack([v.detach().float().reshape(()) for v in stats.values()]).tolist()
+        return dict(zip(stats.keys(), values))
+
+    def _priority(self, td_abs: torch.Tensor) -> Dict[str, Any]:
+        return {'priority': td_abs.cpu().numpy()} if self._cfg.priority else {}
+
+    def _setup_temperature(self, default_target_entropy: float) -> List[Dict[str, Any]]:
+        """SAC's entropy temperature alpha = exp(log_alpha), from `learn.alpha`, `learn.auto_alpha`,
+        `learn.target_entropy` (None: the default given), `learn.learning_rate_alpha`.
+        Returns the optimizer group for log_alpha ([] when alpha is fixed)."""
+        learn = self._cfg.learn
+        self._auto_alpha = bool(learn.auto_alpha)
+        self._log_alpha = torch.nn.Parameter(torch.tensor(math.log(learn.alpha), device=self._device),
+                                             requires_grad=self._auto_alpha)
+        target = learn.target_entropy
+        self._target_entropy = float(default_target_entropy if target is None else target)
+        return [{'params': [self._log_alpha], 'lr': learn.learning_rate_alpha}] if self._auto_alpha else []
+
+    def _extra_state(self) -> Dict[str, Any]:
+        return {'log_alpha': self._log_alpha.detach().clone()} if hasattr(self, '_log_alpha') else {}
+
+    def _load_extra_state(self, state: Dict[str, Any]) -> None:
+        if 'log_alpha' in state and hasattr(self, '_log_alpha'):
+            with torch.no_grad():
+                self._log_alpha.copy_(state['log_alpha'])
+
+    def _state_dict_learn(self) -> Dict[str, Any]:
+        return {
+            'model': self._model.state_dict(),
+            'target_model': self._target_model.state_dict(),
+            'optimizer': self._optimizer.state_dict(),
+            **self._extra_state(),
+        }
+
+    def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
+        self._model.load_state_dict(state['model'])
+        if hasattr(self, '_target_model'):
+            self._target_model.load_state_dict(state.get('target_model', state['model']))
+        if hasattr(self, '_optimizer') and 'optimizer' in state:
+            self._optimizer.load_state_dict(state['optimizer'])
+        self._load_extra_state(state)

@@ -1,0 +1,105 @@
+"""Soft actor-critic (Haarnoja et al. 2018) with automatic entropy tuning, for continuous
+actions in [-1, 1] (a tanh-squashed Gaussian actor; the env scales them to its bounds)."""
+from typing import Any, Dict, List
+
+import torch
+from torch import nn
+
+from ding.data.batch import Batch
+from ding.model.qac import ContinuousQAC
+from ding.policy.qac_base import QACPolicyBase
+from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
+from ding.utils.registry import POLICY_REGISTRY
+
+
+@POLICY_REGISTRY.register('sac')
+class SACPolicy(QACPolicyBase):
+    """learn: one update of twin soft-Q critics, actor and temperature from a replay batch.
+    collect: a ~ tanh(N(mu, sigma)). eval: a = tanh(mu)."""
+    config = dict(
+        type='sac',
+        random_collect_size=10000,
+        model=dict(obs_shape=None, action_shape=None, action_space='reparameterization', twin_critic=True,
+                   actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
+                   critic_head_layer_num=1),
+        learn=dict(
+            update_per_collect=1,
+            batch_size=256,
+            learning_rate_q=3e-4,
+            learning_rate_policy=3e-4,
+            learning_rate_alpha=3e-4,
+            target_theta=0.005,
+            discount_factor=0.99,
+            alpha=0.2,  # initial temperature (the fixed one when auto_alpha=False)
+            auto_alpha=True,
+            target_entropy=None,  # None: -action_dim
+            init_w=3e-3,  # the actor's output layer starts in U(-init_w, init_w): near-zero mean actions
+            ignore_done=False,
+        ),
+        collect=dict(n_sample=1, unroll_len=1),
+        eval=dict(evaluator=dict(eval_freq=5000)),
+        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
+    )
+
+    def default_model(self) -> nn.Module:
+        return ContinuousQAC(**self._cfg.model)
+
+    def _init_learn(self) -> None:
+        self._check_model()
+        if getattr(self._model, 'action_space', 'reparameterization') != 'reparameterization':
+            raise ValueError("SACPolicy needs a Gaussian actor: set policy.model.action_space='reparameterization'")
+        learn = self._cfg.learn
+        with torch.no_grad():
+            for p in self._model.actor_out.parameters():
+                p.uniform_(-learn.init_w, learn.init_w)
+        groups = [
+            {'params': self._model.critic_params(), 'lr': learn.learning_rate_q},
+            {'params': self._model.actor_params(), 'lr': learn.learning_rate_policy},
+            *self._setup_temperature(default_target_entropy=-self._model.action_dim),
+        ]
+        self._setup_learner(groups)
+        self._target_critic = self._target_model.critic_params()
+        self._online_critic = self._model.critic_params()
+
+    def _forward_learn(self, data: Batch) -> Dict[str, Any]:
+        obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
+        model = self._model
+        alpha = self._log_alpha.detach().exp()
+        with torch.no_grad():
+            next_action, next_logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(next_obs))
+            target = soft_q_target(reward, done, self._target_model.q_all(next_obs, next_action), next_logp,
+                                   alpha, self._gamma, nstep)
+        q = model.q_all(obs, action)
+        loss_q, td_abs = critic_loss(q, target, weight)
+        new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
+        loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
+        loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
+        total = loss_q + loss_pi + (loss_alpha if self._auto_alpha else 0.0)
+        self._apply_gradients(total)
+        self._update_target(self._online_critic, self._target_critic)
+        self._learn_iter += 1
+        stats = self._to_floats({
+            'total_loss': total,
+            'critic_loss': loss_q,
+            'policy_loss': loss_pi,
+            'alpha_loss': loss_alpha,
+            'alpha': alpha,
+            'q_value': q[0].mean(),
+            'target_q_value': target.mean(),
+            'entropy': -logp.mean(),
+        })
+        return {**stats, 'cur_lr_q': self._cfg.learn.learning_rate_q,
+                'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
+
+    def _monitor_vars_learn(self) -> List[str]:
+        return ['cur_lr_q', 'cur_lr_p', 'total_loss', 'critic_loss', 'policy_loss', 'alpha_loss', 'alpha',
+                'q_value', 'target_q_value', 'entropy']
+
+    def _forward_collect(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        action, _ = tanh_gaussian_sample(*self._collect_model.actor_mu_log_sigma(obs))
+        return {'action': action}
+
+    def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        mu, _ = self._eval_model.actor_mu_log_sigma(obs)
+        return {'action': torch.tanh(mu)}

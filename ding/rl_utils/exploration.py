@@ -1,0 +1,53 @@
+"""Epsilon-greedy exploration: the schedule of epsilon over env steps, and the action choice."""
+import math
+from typing import Callable
+
+import torch
+
+
+def exp_epsilon(start: float, end: float, decay: float) -> Callable[[int], float]:
+    """eps(step) = end + (start - end) * exp(-step / decay): fast early decay, never below `end`."""
+
+    def eps(step: int) -> float:
+        return end + (start - end) * math.exp(-step / decay)
+
+    return eps
+
+
+def linear_epsilon(start: float, end: float, decay: float) -> Callable[[int], float]:
+    """eps(step) = start - (start - end) * step / decay until it reaches `end`, then `end`."""
+
+    def eps(step: int) -> float:
+        value = start - (start - end) * step / decay
+        return max(value, end) if start >= end else min(value, end)
+
+    return eps
+
+
+_SCHEDULES = {'exp': exp_epsilon, 'linear': linear_epsilon}
+
+
+def get_epsilon_greedy_fn(start: float, end: float, decay: float, type_: str = 'exp',
+                          **kwargs: str) -> Callable[[int], float]:
+    """The schedule named by `type_` ('exp' or 'linear'; also accepted as keyword `type`)."""
+    kind = kwargs.pop('type', type_)
+    if kwargs:
+        raise TypeError(f'get_epsilon_greedy_fn got unexpected arguments {sorted(kwargs)}')
+    if kind not in _SCHEDULES:
+        raise ValueError(f'unknown epsilon schedule type {kind!r}; choose one of {sorted(_SCHEDULES)}')
+    if decay <= 0:
+        raise ValueError(f'epsilon decay must be > 0, got {decay}')
+    return _SCHEDULES[kind](start, end, decay)
+
+
+def epsilon_greedy(logit: torch.Tensor, eps: float) -> torch.Tensor:
+    """Per row: with probability eps a uniformly random action (any of the A, the greedy one
+    included), otherwise argmax. logit [B, A] -> action int64 [B]. eps < 0 means greedy.
+    Uses torch's global generator, so `set_pkg_seed` makes it repeatable."""
+    greedy = logit.argmax(dim=-1)
+    if eps <= 0:
+        return greedy
+    batch, n_action = logit.shape[0], logit.shape[-1]
+    explore = torch.rand(batch, device=logit.device) < eps
+    random_action = torch.randint(n_action, (batch, ), device=logit.device)
+    return torch.where(explore, random_action, greedy)

@@ -1,0 +1,60 @@
+"""Temporal-difference errors for Q-learning (DQN and its double / n-step variants).
+
+Shapes: q, next_q [B, A]; action [B] int64; reward [B] (1-step) or [B, n] (n-step, zeros
+after the window ends, see `nstep_reward_enhancer`); done [B] = *terminated* within the
+window (a time-limit truncation is not done: it still bootstraps); nstep [B] = the number
+of real steps in each window (defaults to n); weight [B] = importance-sampling weights.
+"""
+from typing import NamedTuple, Optional
+
+import torch
+
+from ding.rl_utils.qac_targets import td_target
+
+
+class QTDOutput(NamedTuple):
+    loss: torch.Tensor  # scalar, with gradient
+    td_error_abs: torch.Tensor  # [B] |Q(s, a) - y|, no gradient: new priorities for PER
+    q_sa: torch.Tensor  # [B] Q(s, a), no gradient
+    target: torch.Tensor  # [B] y, no gradient
+
+
+def bootstrap_q(next_q_target: torch.Tensor, next_q_online: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """Value of the next state under the target net.
+
+    DQN:        max_a Q_target(s', a)
+    double DQN: Q_target(s', argmax_a Q_online(s', a)) (pass `next_q_online`): choosing the
+                action with one net and valuing it with the other removes the max's upward bias.
+    """
+    chooser = next_q_target if next_q_online is None else next_q_online
+    best = chooser.argmax(dim=-1, keepdim=True)
+    return next_q_target.gather(-1, best).squeeze(-1)
+
+
+def q_nstep_td_error(q: torch.Tensor, next_q_target: torch.Tensor, action: torch.Tensor, reward: torch.Tensor,
+                     done: torch.Tensor, gamma: float, nstep: Optional[torch.Tensor] = None,
+                     weight: Optional[torch.Tensor] = None,
+                     next_q_online: Optional[torch.Tensor] = None) -> QTDOutput:
+    """loss = mean_b w_b * (Q(s_b, a_b) - y_b)^2 with
+    y = sum_{k<n} gamma^k r_k + gamma^nstep * (1 - done) * bootstrap_q(s_{t+n}).
+
+    reward [B] is the 1-step case (y = r + gamma * (1 - done) * bootstrap_q(s'))."""
+    with torch.no_grad():
+        next_value = bootstrap_q(next_q_target, next_q_online)
+        target = td_target(reward, done, next_value, gamma, nstep)
+    q_sa = q.gather(-1, action.long().reshape(-1, 1)).squeeze(-1)
+    err = q_sa - target
+    sq = err.pow(2)
+    if weight is not None:
+        sq = sq * weight.to(sq.dtype)
+    return QTDOutput(sq.mean(), err.detach().abs(), q_sa.detach(), target)
+
+
+def q_1step_td_error(q: torch.Tensor, next_q_target: torch.Tensor, action: torch.Tensor, reward: torch.Tensor,
+                     done: torch.Tensor, gamma: float, weight: Optional[torch.Tensor] = None,
+                     next_q_online: Optional[torch.Tensor] = None) -> QTDOutput:
+    """The 1-step case: y = r + gamma * (1 - done) * bootstrap_q(s'); reward must be [B]."""
+    if reward.dim() != 1:
+        raise ValueError(f'q_1step_td_error takes reward [B]; got shape {tuple(reward.shape)} '
+                         f'(use q_nstep_td_error for n-step rewards)')
+    return q_nstep_td_error(q, next_q_target, action, reward, done, gamma, weight=weight, next_q_online=next_q_online)

@@ -1,0 +1,1 @@
+"""LunarLander: env, PPO configs (discrete and continuous) and entry scripts."""

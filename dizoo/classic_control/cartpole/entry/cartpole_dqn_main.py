@@ -1,0 +1,89 @@
+"""Train DQN on CartPole with the off-policy middleware pipeline of the spec (section 5).
+
+    python -m dizoo.classic_control.cartpole.entry.cartpole_dqn_main [--seed N] [--config v0|v1]
+        [--max-env-step N] [--exp-name DIR]
+
+Prints one line per evaluation and leaves the run directory `<exp_name>/`: config.yaml,
+tensorboard events, ckpt/ (iteration / eval / final checkpoints), final_ctx.json.
+"""
+import argparse
+import copy
+import importlib
+import logging
+
+import gymnasium as gym
+import torch
+
+from ding.config import compile_config
+from ding.data import DequeBuffer
+from ding.envs import BaseEnvManagerV2, DingEnvWrapper
+from ding.framework import ding_init, task
+from ding.framework.context import OnlineRLContext
+from ding.framework.middleware import (CkptSaver, OffPolicyLearner, StepCollector, data_pusher, eps_greedy_handler,
+                                       final_ctx_saver, interaction_evaluator, nstep_reward_enhancer, online_logger,
+                                       termination_checker)
+from ding.model import DQN
+from ding.policy import DQNPolicy
+from ding.utils import set_pkg_seed
+
+CONFIGS = {
+    'v0': ('dizoo.classic_control.cartpole.config.cartpole_dqn_config', 'CartPole-v0'),
+    'v1': ('dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config', 'CartPole-v1'),
+}
+
+
+def load_config(name: str, seed: int, exp_name: str = None):
+    module_name, env_id = CONFIGS[name]
+    module = importlib.import_module(module_name)
+    main_config = copy.deepcopy(module.main_config)
+    main_config.exp_name = exp_name or main_config.exp_name.replace('seed0', f'seed{seed}')
+    cfg = compile_config(main_config, create_cfg=copy.deepcopy(module.create_config), auto=True, seed=seed)
+    return cfg, env_id
+
+
+def main(seed: int = 0, config: str = 'v0', max_env_step: int = int(1e5), exp_name: str = None) -> OnlineRLContext:
+    """Runs until the eval return reaches stop_value or `max_env_step`; returns the final ctx."""
+    torch.set_num_threads(1)
+    cfg, env_id = load_config(config, seed, exp_name)
+    ding_init(cfg)
+    with task.start(async_mode=False, ctx=OnlineRLContext()):
+        collector_env = BaseEnvManagerV2(
+            env_fn=[lambda: DingEnvWrapper(gym.make(env_id)) for _ in range(cfg.env.collector_env_num)],
+            cfg=cfg.env.manager)
+        evaluator_env = BaseEnvManagerV2(
+            env_fn=[lambda: DingEnvWrapper(gym.make(env_id)) for _ in range(cfg.env.evaluator_env_num)],
+            cfg=cfg.env.manager)
+        set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
+        model = DQN(**cfg.policy.model)
+        buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
+        policy = DQNPolicy(cfg.policy, model=model)
+
+        task.use(interaction_evaluator(cfg, policy.eval_mode, evaluator_env))
+        task.use(eps_greedy_handler(cfg))
+        task.use(StepCollector(cfg, policy.collect_mode, collector_env))
+        task.use(nstep_reward_enhancer(cfg))
+        task.use(data_pusher(cfg, buffer_))
+        task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
+        task.use(online_logger(train_show_freq=10))
+        task.use(CkptSaver(policy, cfg.exp_name, train_freq=100))
+        task.use(termination_checker(max_env_step=max_env_step))
+        task.use(final_ctx_saver(cfg.exp_name))
+        task.run()
+        collector_env.close()
+        evaluator_env.close()
+        return task.ctx
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--config', choices=sorted(CONFIGS), default='v0')
+    parser.add_argument('--max-env-step', type=int, default=int(1e5))
+    parser.add_argument('--exp-name', default=None)
+    return parser.parse_args()
+
+
+if __name__ == '__main__':
+    logging.basicConfig(level=logging.INFO, format='%(asctime)s %(name)s: %(message)s', datefmt='%H:%M:%S')
+    args = parse_args()
+    main(seed=args.seed, config=args.config, max_env_step=args.max_env_step, exp_name=args.exp_name)

@@ -1,0 +1,9 @@
+"""Train TD3 on Pendulum-v1 with the spec's continuous-control pipeline.
+
+    python -m dizoo.classic_control.pendulum.entry.pendulum_td3_main [--seed N] [--max-env-step N]
+        [--stop-value V] [--exp-name DIR]
+"""
+from dizoo.classic_control.pendulum.entry.pendulum_offpolicy import main
+
+if __name__ == '__main__':
+    main('td3')

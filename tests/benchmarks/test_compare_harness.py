@@ -1,0 +1,236 @@
+"""The pure-python parts of benchmarks/compare/: the protocol evaluator's schedule and stop
+rules, log aggregation (first reach, median over seeds), the markdown table, the venv install
+commands and the SB3 schedule rescaling. No peer framework is needed."""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+COMPARE = Path(__file__).resolve().parents[2] / 'benchmarks' / 'compare'
+sys.path[:0] = [str(COMPARE), str(COMPARE / 'runners')]
+
+import aggregate  # noqa: E402
+import protocol  # noqa: E402
+import report_table  # noqa: E402
+import run as compare_run  # noqa: E402
+import sb3_runner  # noqa: E402
+import venvs  # noqa: E402
+from benchmark_specs import BENCHMARKS, get_spec  # noqa: E402
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def make_evaluator(tmp_path, bench='dqn_cartpole_v1', max_env_steps=None, max_wall_s=None, clock=None):
+    args = protocol.parse_runner_args(['--benchmark', bench, '--seed', '1', '--out', str(tmp_path / 'log.jsonl')] +
+                                      (['--max-env-steps', str(max_env_steps)] if max_env_steps else []) +
+                                      (['--max-wall-s', str(max_wall_s)] if max_wall_s else []))
+    return protocol.ProtocolEvaluator(args, 'fake', {'versions': {'fake': '1.0'}}, clock=clock or FakeClock())
+
+
+def records(tmp_path):
+    return [json.loads(line) for line in (tmp_path / 'log.jsonl').read_text().splitlines()]
+
+
+def reference_return(seed, i, action=0):
+    """CartPole return of a constant-action policy from the protocol's reset seed, played by hand."""
+    env = gym.make('CartPole-v1')
+    env.reset(seed=protocol.EVAL_SEED_BASE + 1000 * seed + i)
+    total, done = 0.0, False
+    while not done:
+        _, r, term, trunc, _ = env.step(action)
+        total, done = total + r, term or trunc
+    return total
+
+
+def test_runner_args_default_to_the_benchmark_budget_and_cap(tmp_path):
+    args = protocol.parse_runner_args(['--benchmark', 'ppo_cartpole_v1', '--seed', '2', '--out', 'x'])
+    assert (args.max_env_steps, args.max_wall_s, args.torch_threads) == (200_000, 900.0, 1)
+    with pytest.raises(KeyError, match='unknown benchmark'):
+        protocol.parse_runner_args(['--benchmark', 'dqn_pong', '--seed', '0', '--out', 'x'])
+
+
+def test_evaluation_plays_ten_seeded_episodes_and_logs_one_line(tmp_path):
+    clock = FakeClock()
+    ev = make_evaluator(tmp_path, clock=clock)
+    ev.start()
+    clock.now += 2.5
+    mean = ev.evaluate(1000, lambda obs: 0)
+    ev.finish(1000)
+    expected = [reference_return(1, i) for i in range(10)]
+    start, evaluation, end = records(tmp_path)
+    assert start['event'] == 'start' and start['framework'] == 'fake' and start['seed'] == 1
+    assert start['versions']['fake'] == '1.0' and start['versions']['gymnasium'] == gym.__version__
+    assert evaluation['returns'] == expected
+    assert mean == pytest.approx(sum(expected) / 10) and evaluation['mean_return'] == mean
+    assert (evaluation['env_steps'], evaluation['wall_s'], evaluation['eval_s']) == (1000, 2.5, 0.0)
+    assert end == {'event': 'end', 'reason': 'framework_stopped', 'env_steps': 1000, 'wall_s': 2.5,
+                   'eval_s': 0.0, 'best_return': mean}
+
+
+def test_evaluations_fall_on_each_1000_step_boundary_crossed(tmp_path):
+    ev = make_evaluator(tmp_path)
+    ev.start()
+    for steps in (256, 999, 1000, 1500, 2300, 2999, 5120):
+        ev.step(steps, lambda obs: 1)
+    assert [r['env_steps'] for r in records(tmp_path)[1:]] == [1000, 2300, 5120]
+
+
+def test_stops_on_threshold_then_budget_then_wall_cap(tmp_path):
+    ev = make_evaluator(tmp_path, bench='dqn_cartpole_v1')
+    ev.start()
+    ev.best_return = 475.0  # the hardest threshold of the benchmark
+    assert ev.step(10, lambda obs: 0) and ev.end_reason == 'threshold'
+
+    ev = make_evaluator(tmp_path, max_env_steps=3000)
+    ev.start()
+    assert not ev.step(2999, lambda obs: 0)
+    assert ev.step(3000, lambda obs: 0) and ev.end_reason == 'env_step_budget'
+
+    clock = FakeClock()
+    ev = make_evaluator(tmp_path, max_wall_s=60, clock=clock)
+    ev.start()
+    clock.now += 59.9
+    assert not ev.step(10, lambda obs: 0)
+    clock.now += 0.1
+    assert ev.step(20, lambda obs: 0) and ev.end_reason == 'wall_cap'
+
+
+def test_step_before_start_is_an_error(tmp_path):
+    with pytest.raises(RuntimeError, match='start'):
+        make_evaluator(tmp_path).step(1000, lambda obs: 0)
+
+
+def write_log(path, evals, end=True, torn=False):
+    lines = [json.dumps({'event': 'start', 'versions': {'x': '1'}})]
+    lines += [json.dumps({'event': 'eval', 'env_steps': s, 'wall_s': w, 'mean_return': r}) for s, w, r in evals]
+    if end:
+        lines.append(json.dumps({'event': 'end', 'reason': 'threshold', 'env_steps': evals[-1][0],
+                                 'wall_s': evals[-1][1]}))
+    text = '\n'.join(lines) + '\n' + ('{"event": "ev' if torn else '')
+    path.write_text(text)
+    return aggregate.read_log(path)
+
+
+def test_read_log_skips_a_torn_last_line_and_reports_a_missing_end(tmp_path):
+    run = write_log(tmp_path / 'a.jsonl', [(1000, 1.0, 20.0), (2000, 2.0, 200.0)], end=False, torn=True)
+    assert [e['env_steps'] for e in run['evals']] == [1000, 2000]
+    assert run['end'] is None and run['start']['versions'] == {'x': '1'}
+    assert aggregate.read_log(tmp_path / 'missing.jsonl') == {'start': None, 'evals': [], 'end': None}
+
+
+def test_first_reach_is_the_first_evaluation_at_or_above_the_threshold():
+    evals = [{'env_steps': 1000, 'wall_s': 1.5, 'mean_return': 150.0},
+             {'env_steps': 2000, 'wall_s': 3.0, 'mean_return': 195.0},
+             {'env_steps': 3000, 'wall_s': 4.5, 'mean_return': 100.0},
+             {'env_steps': 4000, 'wall_s': 6.0, 'mean_return': 500.0}]
+    assert aggregate.first_reach(evals, 195) == {'wall_s': 3.0, 'env_steps': 2000}
+    assert aggregate.first_reach(evals, 475) == {'wall_s': 6.0, 'env_steps': 4000}
+    assert aggregate.first_reach(evals, 501) is None
+
+
+def test_median_over_seeds_counts_unreached_seeds_as_infinite(tmp_path):
+    runs = {
+        0: write_log(tmp_path / '0.jsonl', [(1000, 2.0, 100.0), (2000, 4.0, 480.0)]),
+        1: write_log(tmp_path / '1.jsonl', [(1000, 3.0, 490.0)]),
+        2: write_log(tmp_path / '2.jsonl', [(1000, 1.0, 10.0), (2000, 2.0, 20.0)]),
+    }
+    s = aggregate.summarize_threshold(runs, 475)
+    assert (s['reached'], s['seeds'], s['median_wall_s'], s['median_env_steps']) == (2, 3, 4.0, 2000)
+    assert s['per_seed'] == {'0': {'wall_s': 4.0, 'env_steps': 2000}, '1': {'wall_s': 3.0, 'env_steps': 1000},
+                             '2': None}
+    del runs[1]
+    s = aggregate.summarize_threshold(runs, 475)
+    assert (s['reached'], s['median_wall_s'], s['median_env_steps']) == (1, None, None)
+
+
+def test_run_summary_and_speed_ratio(tmp_path):
+    runs = {0: write_log(tmp_path / '0.jsonl', [(1000, 2.0, 100.0), (2000, 4.0, 480.0)])}
+    runs[0]['returncode'] = 0
+    summary = aggregate.summarize_runs(runs)
+    assert summary['0'] == {'end_reason': 'threshold', 'returncode': 0, 'env_steps': 2000, 'wall_s': 4.0,
+                            'best_return': 480.0, 'n_evals': 2}
+    bench = {name: {'thresholds': [{'median_wall_s': w}]} for name, w in
+             (('ours', 3.0), ('sb3', 12.0), ('tianshou', 6.0))}
+    assert aggregate.speed_ratio(bench, 0) == 0.5
+    bench['ours']['thresholds'][0]['median_wall_s'] = None
+    assert aggregate.speed_ratio(bench, 0) is None
+
+
+def test_steps_and_cells_format_like_the_bars_table():
+    assert [report_table.format_steps(s) for s in (640, 2000, 11264, 100_000)] == ['640', '2k', '11.3k', '100k']
+    cell = {'reached': 3, 'seeds': 3, 'median_wall_s': 2.61, 'median_env_steps': 2000}
+    assert report_table.format_cell(cell, 100_000) == '2.6 s / 2k (3/3)'
+    cell.update(reached=1, median_wall_s=None, median_env_steps=None)
+    assert report_table.format_cell(cell, 100_000) == 'not reached in 100k (1/3)'
+    assert report_table.format_cell(None, 100_000) == 'not run'
+
+
+def test_markdown_table_has_one_row_per_threshold(tmp_path):
+    def fw(walls):
+        return {'info': {'versions': {'pkg': '1.2'}},
+                'thresholds': [{'reached': 3, 'seeds': 3, 'median_wall_s': w, 'median_env_steps': 2000}
+                               for w in walls]}
+    results = {'generated_at': 'T', 'quick': False, 'seeds': [0, 1, 2], 'frameworks': ['ours', 'sb3'],
+               'benchmarks': {'dqn_cartpole_v1': {'algo': 'dqn', 'env_id': 'CartPole-v1', 'thresholds': [195, 475],
+                                                  'env_step_budget': 100_000,
+                                                  'frameworks': {'ours': fw([1.0, 9.0]), 'sb3': fw([2.0, 36.0])}}}}
+    md = report_table.render_markdown(results).splitlines()
+    assert '| benchmark | threshold | ding (ours) | Stable-Baselines3 | ours / fastest peer |' in md
+    assert '| DQN CartPole-v1 | 195 | 1.0 s / 2k (3/3) | 2.0 s / 2k (3/3) | 0.50x |' in md
+    assert '| DQN CartPole-v1 | 475 | 9.0 s / 2k (3/3) | 36.0 s / 2k (3/3) | 0.25x |' in md
+    assert '- Stable-Baselines3: pkg 1.2' in md
+
+
+def test_venv_installs_pin_torch_first_and_again_with_the_peer():
+    cmds = venvs.install_commands(Path('/v/bin/python'), 'sb3')
+    assert cmds[0][-1] == 'torch==2.13.0' and cmds[0][:4] == ['/v/bin/python', '-m', 'pip', 'install']
+    assert 'torch==2.13.0' in cmds[1] and 'stable-baselines3==2.*' in cmds[1]
+    assert 'tianshou==2.0.1' in venvs.install_commands(Path('/v/bin/python'), 'tianshou')[1]
+    with pytest.raises(KeyError, match='unknown peer'):
+        venvs.install_commands(Path('/v/bin/python'), 'rllib')
+
+
+def test_quick_mode_shrinks_budget_and_cap_and_defaults_to_seed_0():
+    spec = get_spec('sac_pendulum')
+    assert compare_run.budget_and_cap(spec, quick=False) == (20_000, spec.wall_cap_s)
+    assert compare_run.budget_and_cap(spec, quick=True) == (2000, 180.0)
+    assert compare_run.parse_args(['--quick']).seeds == [0]
+    assert compare_run.parse_args([]).seeds == [0, 1, 2]
+    cmd = compare_run.runner_command('py', 'sb3', 'sac_pendulum', 1, Path('o.jsonl'), 2000, 180.0, 1)
+    assert cmd[1].endswith('runners/sb3_runner.py') and cmd[2:] == [
+        '--benchmark', 'sac_pendulum', '--seed', '1', '--out', 'o.jsonl', '--max-env-steps', '2000',
+        '--max-wall-s', '180.0', '--torch-threads', '1']
+
+
+def test_aggregate_only_rebuilds_tables_from_logs(tmp_path):
+    logs = tmp_path / 'logs' / 'full' / 'dqn_cartpole_v1'
+    logs.mkdir(parents=True)
+    for seed, reach_wall in ((0, 5.0), (1, 7.0), (2, 6.0)):
+        write_log(logs / f'sb3_seed{seed}.jsonl', [(1000, reach_wall / 2, 300.0), (2000, reach_wall, 500.0)])
+    compare_run.main(['--aggregate-only', '--benchmarks', 'dqn_cartpole_v1', '--frameworks', 'sb3',
+                      '--logs-dir', str(tmp_path / 'logs'), '--results-dir', str(tmp_path / 'results')])
+    results = json.loads((tmp_path / 'results' / 'compare.json').read_text())
+    thresholds = results['benchmarks']['dqn_cartpole_v1']['frameworks']['sb3']['thresholds']
+    assert [(t['threshold'], t['median_wall_s'], t['median_env_steps']) for t in thresholds] == [
+        (195.0, 3.0, 1000), (475.0, 6.0, 2000)]
+    assert '| DQN CartPole-v1 | 475 | 6.0 s / 2k (3/3) | - |' in (tmp_path / 'results' / 'compare.md').read_text()
+
+
+def test_zoo_linear_schedule_keeps_the_zoo_per_step_values_under_a_longer_budget():
+    lin = sb3_runner.ZooLinear(1e-3, zoo_steps=100_000, budget=200_000)
+    # progress_remaining 1 - t / budget: t=0 -> 1e-3, t=50k -> 5e-4, t>=100k -> 0
+    assert [lin(p) for p in (1.0, 0.75, 0.5, 0.0)] == pytest.approx([1e-3, 5e-4, 0.0, 0.0])
+
+
+def test_every_benchmark_stops_at_its_hardest_threshold():
+    assert {n: b.stop_return for n, b in BENCHMARKS.items()} == {
+        'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0}
