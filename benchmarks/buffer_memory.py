@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument('--out', default=os.path.join(os.path.dirname(__file__), 'results', 'buffer_memory.json'))
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    result = {'size': args.size, 'row_bytes': None}
+    result = {'size': args.size}
 
     base = rss_mb()
     buf = DequeBuffer(args.size)
@@ -94,8 +94,8 @@ def main() -> None:
     result['per_rss_growth_mb'] = round(rss_mb() - base, 1)
     ids = per_buf.sample(64).index
     priorities = rng.random(64)
-    result['per_push_batch8_us'] = round(per_call_us(lambda: per_buf.push(cartpole_batch_8), 2000), 2) \
-        if (cartpole_batch_8 := cartpole_batch(8, rng)) is not None else None
+    batch8 = cartpole_batch(8, rng)
+    result['per_push_batch8_us'] = round(per_call_us(lambda: per_buf.push(batch8), 2000), 2)
     result['per_sample64_us'] = round(per_call_us(lambda: per_buf.sample(64), 2000), 2)
     result['per_update64_us'] = round(
         per_call_us(lambda: per_buf.update(ids, meta={'priority': priorities}), 2000), 2

@@ -42,7 +42,8 @@ def env_step_evaluator(policy, env, seed: int, record: dict):
             return
         state['next'] = (ctx.env_step // EVAL_EVERY + 1) * EVAL_EVERY
         mean = float(np.mean(run_episodes(policy, env, EVAL_EPISODES, seed + 10_000)))
-        record['evals'].append((int(ctx.env_step), int(ctx.train_iter), round(time.perf_counter() - record['t0'], 3), mean))
+        wall = round(time.perf_counter() - record['t0'], 3)
+        record['evals'].append((int(ctx.env_step), int(ctx.train_iter), wall, mean))
         if mean >= THRESHOLD:
             record.update(reached=True, env_steps=int(ctx.env_step), train_iter=int(ctx.train_iter),
                           wall_s=time.perf_counter() - record['t0'])

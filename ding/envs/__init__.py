@@ -14,6 +14,9 @@ _EXPORTS = {
     'get_env_manager_cls': 'env_manager.factory',
     'get_vec_env_setting': 'env_manager.factory',
     'SubprocessEnvManagerV2': 'env_manager.subprocess_env_manager',
+    'GymVectorEnvManager': 'env_manager.gym_vector_env_manager',
+    'EnvPoolEnvManager': 'env_manager.envpool_env_manager',
+    'AutoEnvManager': 'env_manager.auto_env_manager',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -23,4 +26,7 @@ ENV_MANAGER_REGISTRY.declare(__name__, {
     'base': 'env_manager.base_env_manager',
     'base_v2': 'env_manager.base_env_manager',
     'subprocess': 'env_manager.subprocess_env_manager',
+    'gym_vector': 'env_manager.gym_vector_env_manager',
+    'envpool': 'env_manager.envpool_env_manager',
+    'auto': 'env_manager.auto_env_manager',
 })

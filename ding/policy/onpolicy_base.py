@@ -22,6 +22,18 @@ def action_distribution(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> 
     return Independent(Normal(logit['mu'], logit['sigma'], validate_args=False), 1, validate_args=False)
 
 
+def sample_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]):
+    """(action, log-prob of it). The discrete path skips torch.distributions: building a
+    Categorical costs as much as the whole network forward on CartPole-sized batches."""
+    if isinstance(logit, torch.Tensor):
+        logp_all = torch.log_softmax(logit, -1)
+        action = torch.multinomial(logp_all.exp(), 1)
+        return action.squeeze(-1), logp_all.gather(-1, action).squeeze(-1)
+    dist = action_distribution(logit)
+    action = dist.sample()
+    return action, dist.log_prob(action)
+
+
 def greedy_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> torch.Tensor:
     return logit.argmax(-1) if isinstance(logit, torch.Tensor) else logit['mu']
 
@@ -37,6 +49,8 @@ class OnPolicyBase(Policy):
             # max global gradient norm; None disables clipping
             grad_clip_value=0.5,
             entropy_weight=0.0,
+            # anneal the learning rate linearly to 0 over this many updates; None keeps it constant
+            lr_decay_iters=None,
         ),
         collect=dict(discount_factor=0.99),
     )
@@ -53,6 +67,9 @@ class OnPolicyBase(Policy):
         # fused Adam: one kernel for all parameters; per-tensor Adam costs more than the
         # forward-backward itself on networks this small
         self._optimizer = torch.optim.Adam(self._params, lr=self._cfg.learn.learning_rate, fused=True)
+        decay = self._cfg.learn.lr_decay_iters
+        self._lr_schedule = None if not decay else torch.optim.lr_scheduler.LambdaLR(
+            self._optimizer, lambda it: max(0.0, 1.0 - it / float(decay)))
 
     def _optimizer_step(self, loss: torch.Tensor) -> float:
         """Backward, clip the gradient norm, step; returns the gradient norm before clipping."""
@@ -61,6 +78,8 @@ class OnPolicyBase(Policy):
         clip = self._cfg.learn.grad_clip_value
         norm = torch.nn.utils.clip_grad_norm_(self._params, clip if clip is not None else float('inf'), foreach=True)
         self._optimizer.step()
+        if self._lr_schedule is not None:
+            self._lr_schedule.step()
         return float(norm)
 
     def _learn_action(self, batch: Batch) -> torch.Tensor:
@@ -73,12 +92,17 @@ class OnPolicyBase(Policy):
         return dist.log_prob(action), dist.entropy()
 
     def _state_dict_learn(self) -> Dict[str, Any]:
-        return {'model': self._model.state_dict(), 'optimizer': self._optimizer.state_dict()}
+        state = {'model': self._model.state_dict(), 'optimizer': self._optimizer.state_dict()}
+        if self._lr_schedule is not None:
+            state['lr_schedule'] = self._lr_schedule.state_dict()
+        return state
 
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
         self._model.load_state_dict(state['model'])
         if 'optimizer' in state and hasattr(self, '_optimizer'):
             self._optimizer.load_state_dict(state['optimizer'])
+        if 'lr_schedule' in state and getattr(self, '_lr_schedule', None) is not None:
+            self._lr_schedule.load_state_dict(state['lr_schedule'])
 
     def _scalars(self, values: Dict[str, Any]) -> Dict[str, float]:
         out = {k: float(v.detach()) if torch.is_tensor(v) else float(v) for k, v in values.items()}
@@ -95,9 +119,8 @@ class OnPolicyBase(Policy):
     def _forward_collect(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         mode = 'compute_actor_critic' if self.has_critic else 'compute_actor'
         out = self._collect_model(obs, mode=mode)
-        dist = action_distribution(out['logit'])
-        raw = dist.sample()
-        result = {'action': self._env_action(raw), 'logp': dist.log_prob(raw)}
+        raw, logp = sample_action(out['logit'])
+        result = {'action': self._env_action(raw), 'logp': logp}
         if self.has_critic:
             result['value'] = out['value']
         if self._cfg.action_space == 'continuous':

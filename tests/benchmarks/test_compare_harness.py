@@ -1,12 +1,12 @@
 """The pure-python parts of benchmarks/compare/: the protocol evaluator's schedule and stop
 rules, log aggregation (first reach, median over seeds), the markdown table, the venv install
 commands and the SB3 schedule rescaling. No peer framework is needed."""
-import argparse
 import json
 import sys
 from pathlib import Path
 
 import gymnasium as gym
+import numpy as np
 import pytest
 
 COMPARE = Path(__file__).resolve().parents[2] / 'benchmarks' / 'compare'
@@ -234,3 +234,20 @@ def test_zoo_linear_schedule_keeps_the_zoo_per_step_values_under_a_longer_budget
 def test_every_benchmark_stops_at_its_hardest_threshold():
     assert {n: b.stop_return for n, b in BENCHMARKS.items()} == {
         'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0}
+
+
+def test_ours_maps_scaled_actions_back_to_the_plain_env_bounds():
+    import ours_runner
+    from easydict import EasyDict
+    to_env = ours_runner.env_action_mapper(EasyDict(env={'act_scale': True}), 'Pendulum-v1')
+    assert to_env(np.array([-1.0])).tolist() == [-2.0]
+    assert to_env(np.array([0.5])).tolist() == [1.0]
+    same = ours_runner.env_action_mapper(EasyDict(env={}), 'CartPole-v1')
+    assert same(1) == 1
+
+
+def test_ours_run_info_is_made_json_safe():
+    import ours_runner
+    info = ours_runner._jsonable({'a': (1, 2.5), 'b': float('inf'), 'c': {3: np.float32(0.5)}, 'd': None})
+    assert info == {'a': [1, 2.5], 'b': 'inf', 'c': {'3': '0.5'}, 'd': None}
+    json.dumps(info)

@@ -107,3 +107,14 @@ def test_seeded_from_global_numpy_rng():
     np.random.seed(7)
     b = filled(50).sample(8).index.tolist()
     assert a == b
+
+
+def test_batch_push_meta_per_row_and_shared():
+    buf = DequeBuffer(10)
+    buf.push(Batch(x=np.arange(4)), meta={'env': np.array([0, 1, 0, 1]), 'source': 'expert'})
+    buf.push({'x': 9})  # no meta: belongs to no group
+    assert buf.get(2).meta == {'env': 0, 'source': 'expert'} and buf.get(4).meta == {}
+    groups = buf.sample(2, groupby='env')
+    assert sorted(g.index.tolist() for g in groups) == [[0, 2], [1, 3]]
+    buf.push({'x': 10}, meta={'env': 'a'})  # a non-numeric key falls back to grouping in Python
+    assert sorted(g.index.tolist() for g in buf.sample(3, groupby='env')) == [[0, 2], [1, 3], [5]]

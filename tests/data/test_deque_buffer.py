@@ -124,3 +124,61 @@ def test_default_config_and_registry():
     assert cfg.type == 'deque' and cfg.replay_buffer_size == 10000
     with pytest.raises(ValueError, match='positive integer'):
         DequeBuffer(0)
+
+
+def test_nested_columns_for_dict_observations():
+    buf = DequeBuffer(4)
+    buf.push(Batch(obs=Batch(pos=np.zeros((2, 3), np.float32), img=np.ones((2, 2, 2), np.uint8)), reward=np.ones(2)))
+    buf.push({'obs': {'pos': np.full(3, 7, np.float32), 'img': np.zeros((2, 2), np.uint8)}, 'reward': 2.0})
+    got = buf.sample(indices=[2, 0]).batch
+    assert got.obs.pos.tolist() == [[7.0] * 3, [0.0] * 3] and got.obs.img.dtype == np.uint8
+    assert got.obs.img[1].sum() == 4 and got.reward.tolist() == [2.0, 1.0]
+
+
+def test_concurrent_push_and_sample_lose_no_rows():
+    import threading
+    buf = DequeBuffer(100000)
+    buf.push(transitions(0, 64))
+    errors = []
+
+    def pusher():
+        for i in range(300):
+            buf.push(transitions(64 + 8 * i, 8))
+
+    def sampler():
+        try:
+            for _ in range(300):
+                s = buf.sample(32)
+                assert s.batch.reward.tolist() == s.index.astype(np.float32).tolist()
+        except Exception as err:  # reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=pusher), threading.Thread(target=sampler)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and buf.count() == 64 + 2400
+    assert buf.sample(indices=np.arange(2464)).batch.reward.tolist() == list(range(2464))
+
+
+def test_batch_wrap_adopts_columns_without_copy():
+    col = np.arange(3)
+    b = Batch.wrap({'x': col})
+    assert b.x is col and len(b) == 3 and b[1].x == 1
+
+
+def test_failed_push_leaves_no_id_on_mixed_data():
+    buf = DequeBuffer(3)
+    buf.push(transitions(0, 3))
+    bad = transitions(3, 2)
+    bad['obs'] = np.zeros((2, 5), np.float32)  # wrong row shape: fails while writing
+    with pytest.raises(ValueError):
+        buf.push(bad)
+    assert buf.count() == 1 and rewards_in_order(buf) == [2.0]  # rows 0 and 1 were in the way
+    assert buf.push(transitions(3, 1)).index.tolist() == [3]
+    scalars = DequeBuffer(2)
+    scalars.push({'a': 1.0})
+    with pytest.raises(ValueError):
+        scalars.push({'a': np.zeros(3)})
+    assert scalars.count() == 1 and scalars.push({'a': 2.0}).index == 1

@@ -15,7 +15,7 @@ def per_buffer(n, size=None, **per_kwargs):
 
 
 def test_sum_tree_find_and_min():
-    tree = SumMinTree(5)  # padded to 8 leaves
+    tree = SumMinTree(5)
     tree.set(np.arange(4), [1.0, 2.0, 3.0, 4.0])
     assert tree.total == 10.0 and tree.min == 1.0
     masses = [0, 0.99, 1, 2.9, 3, 5.99, 6, 9.99]
@@ -23,6 +23,26 @@ def test_sum_tree_find_and_min():
     tree.set(np.array([3, 0]), [0.0, 5.0])  # scattered update; slot 3 emptied
     assert tree.total == 10.0 and tree.min == 2.0
     assert tree.find([9.999999, 5.0, 4.99]).tolist() == [2, 1, 0]  # never lands on the empty slot
+    assert tree.find([10.0, 11.0]).tolist() == [2, 2]  # a mass at or past the total (rounding) too
+
+
+def test_deep_tree_matches_a_brute_force_search():
+    rng = np.random.default_rng(1)
+    tree = SumMinTree(50, fanout=4)  # 52 -> 16 -> 4: three levels
+    leaves = np.zeros(50)
+    for _ in range(20):
+        slots = rng.integers(0, 50, 7)
+        values = rng.random(7) * (rng.random(7) > 0.3)  # some updates empty a slot
+        tree.set(slots, values)
+        leaves[slots] = values  # the last write of a repeated slot wins, as in numpy
+        assert tree.total == pytest.approx(leaves.sum())
+        assert tree.min == leaves[leaves > 0].min()
+        mass = rng.random(16) * leaves.sum()
+        expected = np.searchsorted(np.cumsum(leaves), mass, side='right')
+        assert tree.find(mass).tolist() == expected.tolist()
+    fresh = SumMinTree(50, fanout=4)
+    fresh.reset(leaves)
+    assert fresh.total == pytest.approx(leaves.sum()) and fresh.leaves.tolist() == leaves.tolist()
 
 
 def test_new_rows_get_max_priority_and_updates_track_it():

@@ -1,37 +1,11 @@
-"""Test-local stand-ins: a batched env manager, acting/learning policies, a ctx and the task."""
-import dataclasses
-import math
+"""Test-local stand-ins: a batched env manager, acting/learning policies and the task."""
 from types import SimpleNamespace
-from typing import Any, Dict, List
 
 import numpy as np
 import pytest
 from easydict import EasyDict
 
 from ding.framework.middleware import _common
-
-
-@dataclasses.dataclass
-class FakeCtx:
-    total_step: int = 0
-    env_step: int = 0
-    env_episode: int = 0
-    train_iter: int = 0
-    train_data: Any = None
-    train_output: Any = None
-    collect_kwargs: Dict[str, Any] = dataclasses.field(default_factory=dict)
-    obs: Any = None
-    action: Any = None
-    inference_output: Any = None
-    trajectories: Any = None
-    episodes: Any = None
-    trajectory_end_idx: List[int] = dataclasses.field(default_factory=list)
-    eval_value: float = -math.inf
-    last_eval_iter: int = -1
-    last_eval_value: float = -math.inf
-    eval_output: Dict[str, Any] = dataclasses.field(default_factory=dict)
-    info_for_logging: Dict[str, Any] = dataclasses.field(default_factory=dict)
-    wandb_url: str = ''
 
 
 class MockEnvManager:

@@ -2,16 +2,17 @@ import numpy as np
 import pytest
 
 import ding.policy
+from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import EpisodeCollector, StepCollector, TransitionList, inferencer, rolloutor
 
-from .conftest import FakeCtx, MockActingPolicy, MockEnvManager, make_cfg
+from .conftest import MockActingPolicy, MockEnvManager, make_cfg
 
 
 def test_step_collector_n_sample_16_over_8_envs():
     env = MockEnvManager(lengths=[1, 2, 3, 4, 5, 6, 7, 8])
     policy = MockActingPolicy(transition_keys=('value', ))
     collector = StepCollector(make_cfg(), policy, env)
-    ctx = FakeCtx(collect_kwargs={'eps': 0.5})
+    ctx = OnlineRLContext(collect_kwargs={'eps': 0.5})
     collector(ctx)
     traj = ctx.trajectories
     assert len(traj) == 16
@@ -36,7 +37,7 @@ def test_step_collector_n_sample_16_over_8_envs():
 def test_step_collector_rounds_up_to_whole_env_steps_and_continues_episodes():
     env = MockEnvManager(lengths=[3, 3, 3, 3, 3, 3, 3, 3])
     collector = StepCollector(make_cfg(policy__collect__n_sample=10), MockActingPolicy(), env)
-    ctx = FakeCtx()
+    ctx = OnlineRLContext()
     collector(ctx)
     assert len(ctx.trajectories) == 16 and ctx.env_step == 16 and ctx.env_episode == 0
     collector(ctx)
@@ -48,7 +49,7 @@ def test_step_collector_rounds_up_to_whole_env_steps_and_continues_episodes():
 def test_step_collector_truncation_is_not_done():
     env = MockEnvManager(lengths=[2, 2], truncate=True)
     collector = StepCollector(make_cfg(policy__collect__n_sample=4), MockActingPolicy(), env)
-    ctx = FakeCtx()
+    ctx = OnlineRLContext()
     collector(ctx)
     assert ctx.trajectories.truncated.tolist() == [False, True, False, True]
     assert not ctx.trajectories.done.any() and ctx.env_episode == 2
@@ -66,7 +67,7 @@ def test_step_collector_random_warmup_then_policy(monkeypatch):
     env = MockEnvManager(lengths=[100] * 4)
     policy = MockActingPolicy()
     collector = StepCollector(make_cfg(policy__collect__n_sample=4), policy, env, random_collect_size=10)
-    ctx = FakeCtx()
+    ctx = OnlineRLContext()
     collector(ctx)
     assert seen == [4]
     assert len(random_policy.calls) == 3 and len(policy.calls) == 0  # ceil(10 / 4) random steps
@@ -85,7 +86,7 @@ def test_step_collector_checks_config():
 def test_episode_collector_returns_complete_episodes():
     env = MockEnvManager(lengths=[2, 3])
     collector = EpisodeCollector(make_cfg(policy__collect__n_episode=3), MockActingPolicy(), env)
-    ctx = FakeCtx()
+    ctx = OnlineRLContext()
     collector(ctx)
     # step 2: env 0 ends; step 3: env 1 ends; step 4: env 0 ends again
     assert [len(e) for e in ctx.episodes] == [2, 3, 2]
@@ -103,7 +104,7 @@ def test_inferencer_and_rolloutor_build_env_major_batch():
     policy = MockActingPolicy(transition_keys=('value', ))
     transitions = TransitionList(env.env_num)
     infer, roll = inferencer(0, policy, env), rolloutor(policy, env, transitions)
-    ctx = FakeCtx()
+    ctx = OnlineRLContext()
     for _ in range(3):
         infer(ctx)
         roll(ctx)

@@ -158,3 +158,20 @@ def test_her_learner_relabels_episodes():
     assert ctx.train_iter == 2
     assert len(policy.batches[0]) == 10  # 2 episodes (3 + 2 steps), each twice
     assert sorted(policy.batches[0].reward.tolist()) == [1] * 5 + [5] * 5
+
+
+def test_fetcher_with_real_per_adds_is_weights_and_updates_priorities():
+    from ding.data.buffer.middleware.priority import PriorityExperienceReplay
+    buffer_ = DequeBuffer(size=100)
+    buffer_.use(PriorityExperienceReplay(buffer_, IS_weight=True))
+    buffer_.push(transitions(10))
+    ctx = OnlineRLContext()
+    gen = offpolicy_data_fetcher(make_cfg(), buffer_)(ctx)
+    next(gen)
+    assert ctx.train_data.priority_IS.dtype == np.float32 and len(ctx.train_data) == 4
+    sampled_obs = sorted(ctx.train_data.obs[:, 0].tolist())
+    ctx.train_output = {'priority': np.full(4, 7.0)}
+    next(gen, None)
+    everything = buffer_.sample(indices=np.arange(10))
+    raised = sorted(float(o) for o, p in zip(everything.batch.obs[:, 0], everything.meta['priority']) if p == 7.0)
+    assert raised == sampled_obs

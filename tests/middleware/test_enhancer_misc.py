@@ -1,5 +1,4 @@
 import json
-import math
 import os
 
 import numpy as np
@@ -153,3 +152,52 @@ def test_offline_saver_and_buffer_saver(tmp_path):
     for step in (50, 100, 150, 200):
         save(OnlineRLContext(env_step=step))
     assert sorted(os.listdir(tmp_path / 'exp' / 'buffer')) == ['buffer_envstep_100.pkl', 'buffer_envstep_200.pkl']
+
+
+def test_metric_evaluator_mean_and_stop(fake_task):
+    from ding.framework.middleware import metric_evaluator
+
+    class Accuracy:
+
+        def eval(self, output, label):
+            return float(output == label)
+
+        def reduce_mean(self, values):
+            return sum(values) / len(values)
+
+        def gt(self, a, b):
+            return a >= b
+
+    class Identity:
+
+        def forward(self, x):
+            return x
+
+    dataset = [(1, 1), (2, 2), (3, 0), (4, 4)]
+    evaluate = metric_evaluator(make_cfg(env__stop_value=0.75), Identity(), dataset, Accuracy())
+    ctx = OnlineRLContext()
+    evaluate(ctx)
+    assert ctx.eval_value == 0.75 and ctx.last_eval_iter == 0 and not fake_task.finish
+    ctx.train_iter = 10
+    evaluate(ctx)
+    assert fake_task.finish
+
+
+def test_wandb_logger_names_the_missing_package(monkeypatch):
+    import sys
+    from ding.framework.middleware import wandb_online_logger
+    monkeypatch.setitem(sys.modules, 'wandb', None)
+    with pytest.raises(ImportError, match='pip install wandb'):
+        wandb_online_logger()
+
+
+def test_data_pusher_priority_column_becomes_buffer_priority():
+    from ding.framework.middleware import data_pusher
+    buffer_ = DequeBuffer(size=10)
+    batch = two_segments()
+    batch['priority'] = np.arange(7, dtype=np.float32)
+    ctx = OnlineRLContext(trajectories=batch)
+    drive(data_pusher(make_cfg(), buffer_, group_by_env=False), ctx)
+    sampled = buffer_.sample(7)
+    assert 'priority' not in sampled.batch
+    assert sorted(float(m['priority']) for m in sampled.row_meta) == [0, 1, 2, 3, 4, 5, 6]

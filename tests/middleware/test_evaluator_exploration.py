@@ -1,6 +1,5 @@
 import math
 
-import numpy as np
 import pytest
 
 from ding.framework.context import OnlineRLContext

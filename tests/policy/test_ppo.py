@@ -21,8 +21,9 @@ def train_batch(n=64, good_action=0):
     rng = np.random.default_rng(0)
     action = rng.integers(0, 2, n)
     adv = np.where(action == good_action, 1.0, -1.0).astype(np.float32)
-    return Batch(obs=rng.normal(size=(n, 4)).astype(np.float32), action=action, logp=np.full(n, np.log(0.5), np.float32),
-                 value=np.zeros(n, np.float32), adv=adv, **{'return': adv.copy()})
+    return Batch(obs=rng.normal(size=(n, 4)).astype(np.float32), action=action,
+                 logp=np.full(n, np.log(0.5), np.float32), value=np.zeros(n, np.float32), adv=adv,
+                 **{'return': adv.copy()})
 
 
 def test_collect_outputs_and_transition_keys():
@@ -93,3 +94,22 @@ def test_ppo_offpolicy_one_update_per_forward():
     out = policy.learn_mode.forward(train_batch(16))
     assert isinstance(out, dict) and out['cur_lr'] == pytest.approx(3e-4)
     assert PPOOffPolicy.default_config().on_policy is False
+
+
+def test_sample_action_follows_the_softmax():
+    from ding.policy.onpolicy_base import sample_action
+    torch.manual_seed(0)
+    logit = torch.log(torch.tensor([[1., 3.]])).expand(4000, 2)
+    action, logp = sample_action(logit)
+    # P(action 1) = 0.75; 4000 samples: std of the frequency ~0.007
+    assert abs(action.float().mean().item() - 0.75) < 0.03
+    torch.testing.assert_close(logp, torch.log(torch.where(action == 1, 0.75, 0.25)))
+
+
+def test_linear_lr_decay_reaches_zero_after_lr_decay_iters():
+    policy = make_policy(epoch_per_collect=1, batch_size=16, learning_rate=1e-2, lr_decay_iters=4)
+    lrs = [o['cur_lr'] for o in policy.learn_mode.forward(train_batch(64))]
+    assert lrs == pytest.approx([7.5e-3, 5e-3, 2.5e-3, 0.0])
+    restored = make_policy(epoch_per_collect=1, batch_size=16, learning_rate=1e-2, lr_decay_iters=4)
+    restored.learn_mode.load_state_dict(policy.learn_mode.state_dict())
+    assert restored._optimizer.param_groups[0]['lr'] == 0.0

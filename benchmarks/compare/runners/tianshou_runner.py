@@ -28,6 +28,11 @@ TS_SAC = dict(buffer_size=20000, actor_lr=1e-3, critic_lr=1e-3, gamma=0.99, tau=
               batch_size=128, hidden_sizes=[128, 128], num_train_envs=10, n_step=3)
 
 
+# What a builder returns: (algorithm, trainer params, hyperparameters, per-collection hook
+# (epoch, env_step), prefill() -> env steps collected before the trainer starts).
+Built = Tuple[Any, Dict[str, Any], Dict[str, Any], Callable[[int, int], None], Callable[[], int]]
+
+
 class _StopTraining(Exception):
     """Raised from training_fn to leave Tianshou's trainer when the protocol says stop."""
 
@@ -49,7 +54,7 @@ def _orthogonal_init(*modules: Any) -> None:
                 torch.nn.init.zeros_(m.bias)
 
 
-def build_dqn(env: Any, env_id: str, seed: int) -> Tuple[Any, Any, Dict[str, Any], Callable, int]:
+def build_dqn(env: Any, env_id: str, seed: int) -> Built:
     from tianshou.algorithm import DQN
     from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
     from tianshou.algorithm.optim import AdamOptimizerFactory
@@ -84,7 +89,7 @@ def build_dqn(env: Any, env_id: str, seed: int) -> Tuple[Any, Any, Dict[str, Any
     return algorithm, params, hp, anneal_eps, prefill
 
 
-def build_ppo(env: Any, env_id: str, seed: int) -> Tuple[Any, Any, Dict[str, Any], Callable, Callable]:
+def build_ppo(env: Any, env_id: str, seed: int) -> Built:
     import torch
     from tianshou.algorithm import PPO
     from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
@@ -113,7 +118,7 @@ def build_ppo(env: Any, env_id: str, seed: int) -> Tuple[Any, Any, Dict[str, Any
     return algorithm, params, hp, lambda epoch, env_step: None, lambda: 0
 
 
-def build_sac(env: Any, env_id: str, seed: int) -> Tuple[Any, Any, Dict[str, Any], Callable, Callable]:
+def build_sac(env: Any, env_id: str, seed: int) -> Built:
     from tianshou.algorithm import SAC
     from tianshou.algorithm.modelfree.sac import AutoAlpha, SACPolicy
     from tianshou.algorithm.optim import AdamOptimizerFactory

@@ -7,11 +7,12 @@ or iterates it, so the fast path pays nothing for the compatible one.
 """
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.data.buffer.meta_columns import row_meta_dict
 
 
 @dataclass
@@ -26,17 +27,18 @@ class SampledBatch(Sequence):
     """Sampled rows: `.batch` (Batch of columns), `.index` (np.int64 ids), `.meta` (dict of
     per-row arrays added by middleware, e.g. PER's `priority_IS`); list-like of BufferedData.
 
-    `row_meta` holds the meta dicts given at push time (object array, or None when no item
-    had any). `whole_items` says the buffer stores whole objects (e.g. episodes), so an
-    item's `data` is the object itself rather than a row view.
+    `meta_columns` holds the meta given at push time (`{key: object array}`, or None when
+    no item had any); `row_meta` shows it as one dict per item. `whole_items` says the
+    buffer stores whole objects (e.g. episodes), so an item's `data` is the object itself
+    rather than a row view.
     """
 
     def __init__(self, batch: Batch, index: np.ndarray, meta: Optional[Dict[str, Any]] = None,
-                 row_meta: Optional[np.ndarray] = None, whole_items: bool = False) -> None:
+                 meta_columns: Optional[Dict[str, np.ndarray]] = None, whole_items: bool = False) -> None:
         self.batch = batch
         self.index = index
         self.meta = {} if meta is None else meta
-        self.row_meta = row_meta
+        self.meta_columns = meta_columns
         self.whole_items = whole_items
         self._items: Dict[int, BufferedData] = {}
 
@@ -59,18 +61,21 @@ class SampledBatch(Sequence):
 
     def subset(self, idx: Any) -> 'SampledBatch':
         """The items at `idx` (slice or index array) as a new SampledBatch."""
-        if isinstance(idx, slice):
-            idx = np.arange(len(self))[idx]
-        idx = np.asarray(idx, dtype=np.int64)
+        idx = np.arange(len(self))[idx]  # slices, boolean masks and index arrays alike
         meta = {k: (v[idx] if _per_row(v, len(self)) else v) for k, v in self.meta.items()}
-        row_meta = None if self.row_meta is None else self.row_meta[idx]
-        return SampledBatch(self.batch[idx], self.index[idx], meta, row_meta, self.whole_items)
+        columns = None if self.meta_columns is None else {k: v[idx] for k, v in self.meta_columns.items()}
+        return SampledBatch(self.batch[idx], self.index[idx], meta, columns, self.whole_items)
+
+    @property
+    def row_meta(self) -> Optional[List[Dict[str, Any]]]:
+        """Push-time meta as one dict per item (None when no item had any)."""
+        if self.meta_columns is None:
+            return None
+        return [row_meta_dict(self.meta_columns, i) for i in range(len(self))]
 
     def _make_item(self, i: int) -> BufferedData:
         data = self.batch['data'][i] if self.whole_items else self.batch[i]
-        meta = {}
-        if self.row_meta is not None and self.row_meta[i] is not None:
-            meta.update(self.row_meta[i])
+        meta = row_meta_dict(self.meta_columns, i)
         for k, v in self.meta.items():
             meta[k] = v[i] if _per_row(v, len(self)) else v
         return BufferedData(data, int(self.index[i]), meta)

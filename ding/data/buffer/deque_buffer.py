@@ -20,7 +20,9 @@ from ding.data.buffer.buffer import Buffer
 from ding.data.buffer.buffer_file import load_buffer, save_buffer
 from ding.data.buffer.buffered_data import BufferedData, SampledBatch
 from ding.data.buffer.grouping import sample_groups
+from ding.data.buffer.meta_columns import MetaColumns, is_per_row
 from ding.data.buffer.ring_columns import RingColumns
+from ding.data.buffer.sampling import affordable, draw_positions
 from ding.utils.registry import BUFFER_REGISTRY
 
 
@@ -36,7 +38,7 @@ class DequeBuffer(Buffer):
     def _reset(self) -> None:
         self._columns: Optional[RingColumns] = None
         self._whole_items = False  # True: items are arbitrary objects in one column 'data'
-        self._row_meta: Optional[np.ndarray] = None  # per-slot meta dicts, made on first meta
+        self._meta = MetaColumns(self.size)  # push-time meta, by key
         self._ids = np.full(self.size, -1, dtype=np.int64)  # id held by each slot, -1 = none
         self._next_id = getattr(self, '_next_id', 0)
         self._oldest_id = self._next_id  # no row older than this is live
@@ -79,19 +81,20 @@ class DequeBuffer(Buffer):
     def _push(self, data: Any, meta: Optional[dict] = None) -> Any:
         if isinstance(data, Batch):
             return self._push_batch(data, meta)
-        if self._columns is None:
+        fresh = self._columns is None
+        if fresh:
             self._whole_items = not isinstance(data, Mapping)
             first_row = {'data': None} if self._whole_items else data
             self._columns = RingColumns.for_row(self.size, first_row)
         if not self._whole_items and not isinstance(data, Mapping):
             raise ValueError(f'this buffer stores transitions as columns (its first push was dict-like); '
                              f'cannot push a {type(data).__name__}: push a dict or a Batch')
-        slot, first_id = self._claim(1)
         if self._whole_items:
-            self._columns.arrays['data'][slot] = data
+            write = lambda slot: self._columns.arrays['data'].__setitem__(slot, data)  # noqa: E731
         else:
-            self._columns.write_row(slot, data)
-        self._store_meta(slice(slot, slot + 1), meta, 1)
+            write = lambda slot: self._columns.write_row(slot, data)  # noqa: E731
+        slot, first_id = self._write_then_claim(1, write, fresh)
+        self._meta.write(slice(slot, slot + 1), meta, 1)
         return BufferedData(data, first_id, {} if meta is None else meta)
 
     def _push_batch(self, data: Batch, meta: Optional[dict]) -> SampledBatch:
@@ -104,18 +107,36 @@ class DequeBuffer(Buffer):
             data = data[n - self.size:]
             meta = None if meta is None else {k: _tail(v, n, self.size) for k, v in meta.items()}
             n = self.size
-        if self._columns is None:
+        fresh = self._columns is None
+        if fresh:
             self._columns = RingColumns.for_batch(self.size, data)
-        start, first_id = self._claim(n)
-        split = min(n, self.size - start)
-        if split == n:
-            self._columns.write_rows(slice(start, start + n), data)
-            self._store_meta(slice(start, start + n), meta, n)
-        else:  # the rows wrap round the end of the ring
-            self._columns.write_rows(slice(start, self.size), data[:split])
-            self._columns.write_rows(slice(0, n - split), data[split:])
-            self._store_meta(np.r_[start:self.size, 0:n - split], meta, n)
+
+        def write(start: int) -> None:
+            split = min(n, self.size - start)
+            if split == n:
+                self._columns.write_rows(slice(start, start + n), data)
+            else:  # the rows wrap round the end of the ring
+                self._columns.write_rows(slice(start, self.size), data[:split])
+                self._columns.write_rows(slice(0, n - split), data[split:])
+
+        start, first_id = self._write_then_claim(n, write, fresh)
+        self._meta.write((start + np.arange(n)) % self.size if start + n > self.size else slice(start, start + n),
+                         meta, n)
         return SampledBatch(data, np.arange(first_id, first_id + n, dtype=np.int64))
+
+    def _write_then_claim(self, n: int, write: Any, fresh: bool) -> Tuple[int, int]:
+        """Write the next `n` slots, then give them ids. A write that fails (wrong fields or
+        shapes) drops the old rows it may have half overwritten, so no id points at mixed data."""
+        start = self._next_id % self.size
+        try:
+            write(start)
+        except BaseException:
+            if fresh:
+                self._columns, self._whole_items = None, False
+            else:
+                self._drop((start + np.arange(n)) % self.size)
+            raise
+        return self._claim(n)
 
     def _claim(self, n: int) -> Tuple[int, int]:
         """Reserve the next `n` slots (n <= size): (first slot, first id)."""
@@ -133,20 +154,6 @@ class DequeBuffer(Buffer):
         self._count += n - overwritten
         self._version += 1
         return start, first_id
-
-    def _store_meta(self, slots: Any, meta: Optional[dict], n: int) -> None:
-        if not meta:
-            if self._row_meta is not None:
-                self._row_meta[slots] = None
-            return
-        if self._row_meta is None:
-            self._row_meta = np.full(self.size, None, dtype=object)
-        if n == 1:
-            self._row_meta[slots] = [meta]
-        else:
-            rows = [{k: (v[i] if _is_per_row(v, n) else v) for k, v in meta.items()} for i in range(n)]
-            for slot, row in zip(np.arange(self.size)[slots], rows):
-                self._row_meta[slot] = row
 
     # --- sample -------------------------------------------------------------------------
     def _sample(self, size: Optional[int] = None, indices: Any = None, replace: bool = False,
@@ -170,42 +177,16 @@ class DequeBuffer(Buffer):
                 live = live[sample_range]
             n = len(live)
             to_slots = live.__getitem__
-        size = self.affordable(size, n, replace, ignore_insufficient)
-        return self.gather(to_slots(self.draw_positions(n, size, replace)))
-
-    def draw_positions(self, n: int, size: int, replace: bool) -> np.ndarray:
-        """`size` uniform positions in [0, n). Without replacement, a draw with replacement
-        is kept when it has no repeats (the usual case for a small batch from a big buffer;
-        conditioned on no repeats it is exactly uniform), else numpy's `choice` decides."""
-        if size == 0:
-            return np.zeros(0, dtype=np.int64)
-        if replace or size * size < n:
-            pos = np.minimum((self.rng.random(size) * n).astype(np.int64), n - 1)
-            if replace:
-                return pos
-            ordered = np.sort(pos)
-            if (ordered[1:] != ordered[:-1]).all():
-                return pos
-        return self.rng.choice(n, size, replace=False)
-
-    def affordable(self, size: int, available: int, replace: bool, ignore_insufficient: bool) -> int:
-        """How many rows can be drawn; ValueError when short unless `ignore_insufficient`."""
-        short = available == 0 if replace else available < size
-        if short and size > 0:
-            if not ignore_insufficient:
-                how = 'with' if replace else 'without'
-                raise ValueError(f'cannot sample {size} rows {how} replacement from {available} '
-                                 f'(buffer holds {self._count}); pass ignore_insufficient=True to get fewer')
-            return 0 if replace else available
-        return size
+        size = affordable(size, n, replace, ignore_insufficient)
+        return self.gather(to_slots(draw_positions(self.rng, n, size, replace)))
 
     def gather(self, slots: np.ndarray) -> SampledBatch:
         """A SampledBatch of the rows at `slots` (one fancy index per column)."""
         slots = np.asarray(slots, dtype=np.int64)
         if self._columns is None:
             return SampledBatch(Batch(), slots, whole_items=self._whole_items)
-        row_meta = None if self._row_meta is None else self._row_meta[slots]
-        return SampledBatch(self._columns.read(slots), self._ids[slots], None, row_meta, self._whole_items)
+        return SampledBatch(self._columns.read(slots), self._ids[slots], None, self._meta.read(slots),
+                            self._whole_items)
 
     # --- update / delete / clear / get --------------------------------------------------
     def _update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
@@ -222,23 +203,26 @@ class DequeBuffer(Buffer):
                 self._columns.write_rows(slots, as_batch(data)[found])
         if meta is not None and len(slots):
             if scalar:
-                self._store_meta(slots, meta, 1)
+                self._meta.write(slots, meta, 1)
             else:
-                meta = {k: (np.asarray(v)[found] if _is_per_row(v, len(found)) else v) for k, v in meta.items()}
-                self._store_meta(slots, meta, len(slots))
+                meta = {k: (np.asarray(v)[found] if is_per_row(v, len(found)) else v) for k, v in meta.items()}
+                self._meta.write(slots, meta, len(slots))
         return bool(found[0]) if scalar else found
 
     def _delete(self, index: Any) -> None:
         slots, found = self.slots_of(index, strict=False)
-        slots = np.unique(slots[found])
+        self._drop(np.unique(slots[found]))
+
+    def _drop(self, slots: np.ndarray) -> None:
+        """Forget the live rows among `slots`."""
+        slots = slots[self._ids[slots] >= 0]
         if len(slots) == 0:
             return
         self._ids[slots] = -1
         self._count -= len(slots)
         self._version += 1
         self._columns.release(slots)
-        if self._row_meta is not None:
-            self._row_meta[slots] = None
+        self._meta.release(slots)
 
     def _clear(self) -> None:
         self._reset()
@@ -266,7 +250,7 @@ class DequeBuffer(Buffer):
             'size': self.size,
             'columns': None if self._columns is None else self._columns.state_dict(),
             'whole_items': self._whole_items,
-            'row_meta': self._row_meta,
+            'meta': self._meta.columns,
             'ids': self._ids,
             'next_id': self._next_id,
             'oldest_id': self._oldest_id,
@@ -280,14 +264,10 @@ class DequeBuffer(Buffer):
         if state['columns'] is not None:
             self._columns = RingColumns.from_state_dict(self.size, state['columns'])
         self._whole_items = state['whole_items']
-        self._row_meta = state['row_meta']
+        self._meta.columns = state['meta']
         self._ids = state['ids']
         self._next_id, self._oldest_id, self._count = state['next_id'], state['oldest_id'], state['count']
 
 
-def _is_per_row(value: Any, n: int) -> bool:
-    return isinstance(value, (np.ndarray, list, tuple)) and len(value) == n
-
-
 def _tail(value: Any, n: int, keep: int) -> Any:
-    return value[n - keep:] if _is_per_row(value, n) else value
+    return value[n - keep:] if is_per_row(value, n) else value

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import numpy as np
 
 from ding.data.buffer.buffered_data import SampledBatch
+from ding.data.buffer.sampling import affordable, draw_positions
 
 if TYPE_CHECKING:
     from ding.data.buffer.deque_buffer import DequeBuffer
@@ -25,11 +26,11 @@ def sample_groups(buffer: 'DequeBuffer', size: Optional[int], groupby: str, repl
     if sample_range is not None:
         slots = slots[sample_range]
     groups = [g for g in _split_by_key(buffer, slots, groupby) if len(g) >= (unroll_len or 1)]
-    size = buffer.affordable(size, len(groups), replace, ignore_insufficient)
+    size = affordable(size, len(groups), replace, ignore_insufficient)
     if size == 0:
         return []
     rng = buffer.rng
-    picked = buffer.draw_positions(len(groups), size, replace)
+    picked = draw_positions(rng, len(groups), size, replace)
     out = []
     for g in picked:
         members = groups[g]
@@ -50,7 +51,8 @@ def _split_by_key(buffer: 'DequeBuffer', slots: np.ndarray, groupby: str) -> Lis
         return np.split(slots[order], bounds) if len(slots) else []
     grouped = {}
     for slot, key in zip(slots, keys):
-        grouped.setdefault(_hashable(key), []).append(slot)
+        if key is not None:  # rows pushed without this meta key belong to no group
+            grouped.setdefault(_hashable(key), []).append(slot)
     return [np.asarray(v, dtype=np.int64) for v in grouped.values()]
 
 
@@ -58,12 +60,15 @@ def _keys(buffer: 'DequeBuffer', slots: np.ndarray, groupby: str) -> Any:
     columns = buffer._columns
     if columns is not None and not buffer._whole_items and groupby in columns.arrays:
         return columns.leaf(groupby)[slots]
-    metas = buffer._row_meta
-    if metas is not None:
-        metas = metas[slots]
-        if any(m is not None and groupby in m for m in metas):
-            return [None if m is None else m.get(groupby) for m in metas]
-    raise KeyError(f'cannot group by {groupby!r}: it is neither a column nor a push-time meta key')
+    meta = buffer._meta.columns.get(groupby)
+    if meta is None:
+        raise KeyError(f'cannot group by {groupby!r}: it is neither a column nor a push-time meta key')
+    keys = meta[slots]
+    try:  # numeric keys (e.g. env ids) group in a few numpy calls
+        as_numbers = np.asarray(keys.tolist())
+        return as_numbers if as_numbers.dtype.kind in 'biuf' else keys
+    except ValueError:
+        return keys
 
 
 def _hashable(key: Any) -> Any:

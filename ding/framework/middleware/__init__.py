@@ -41,5 +41,7 @@ _EXPORTS = {
     'ModelExchanger': 'distributer',
     'PeriodicalModelExchanger': 'distributer',
     'Barrier': 'distributer',
+    'RunStateSaver': 'run_state',
+    'progress_reporter': 'progress',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from ding.data.buffer.middleware.sum_tree import SumMinTree
+from ding.data.buffer.sampling import affordable
 
 MIN_PRIORITY = 1e-6  # a priority of 0 would make a row unsampleable forever
 
@@ -43,13 +44,15 @@ class PriorityExperienceReplay:
     # --- actions ------------------------------------------------------------------------
     def _push(self, chain: Callable, data: Any, meta: Optional[dict] = None) -> Any:
         priority, meta = _split_priority(meta)
+        if priority is not None:
+            priority = np.asarray(priority, dtype=np.float64).reshape(-1)
+            self._check(priority)
         pushed = chain(data, meta)
         ids = np.atleast_1d(pushed.index)
         if priority is None:
             priority = self.max_priority
         else:
-            priority = np.asarray(priority, dtype=np.float64).reshape(-1)[-len(ids):]
-            self._check(priority)
+            priority = priority[-len(ids):]  # rows beyond the buffer size were not kept
             self.max_priority = max(self.max_priority, float(priority.max()))
         self._set(ids % self.buffer.size, np.maximum(priority, MIN_PRIORITY))
         return pushed
@@ -63,7 +66,7 @@ class PriorityExperienceReplay:
         if indices is None:
             if size is None:
                 raise ValueError('sample needs a size or indices')
-            size = self.buffer.affordable(size, self.buffer.count(), replace, ignore_insufficient)
+            size = affordable(size, self.buffer.count(), replace, ignore_insufficient)
             mass = (np.arange(size) + self.buffer.rng.random(size)) * (self.tree.total / max(size, 1))
             indices = self.buffer.ids_at(self.tree.find(mass))
         # Read priorities before the chain runs: a later middleware may delete what it returns.

@@ -10,6 +10,7 @@ import argparse
 import copy
 import importlib
 import logging
+import warnings
 
 import gymnasium as gym
 import torch
@@ -32,6 +33,12 @@ CONFIGS = {
 }
 
 
+def make_env(env_id: str) -> DingEnvWrapper:
+    with warnings.catch_warnings():  # gymnasium flags CartPole-v0 as outdated; we use it on purpose
+        warnings.simplefilter('ignore', DeprecationWarning)
+        return DingEnvWrapper(gym.make(env_id))
+
+
 def load_config(name: str, seed: int, exp_name: str = None):
     module_name, env_id = CONFIGS[name]
     module = importlib.import_module(module_name)
@@ -48,10 +55,10 @@ def main(seed: int = 0, config: str = 'v0', max_env_step: int = int(1e5), exp_na
     ding_init(cfg)
     with task.start(async_mode=False, ctx=OnlineRLContext()):
         collector_env = BaseEnvManagerV2(
-            env_fn=[lambda: DingEnvWrapper(gym.make(env_id)) for _ in range(cfg.env.collector_env_num)],
+            env_fn=[lambda: make_env(env_id) for _ in range(cfg.env.collector_env_num)],
             cfg=cfg.env.manager)
         evaluator_env = BaseEnvManagerV2(
-            env_fn=[lambda: DingEnvWrapper(gym.make(env_id)) for _ in range(cfg.env.evaluator_env_num)],
+            env_fn=[lambda: make_env(env_id) for _ in range(cfg.env.evaluator_env_num)],
             cfg=cfg.env.manager)
         set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
         model = DQN(**cfg.policy.model)

@@ -19,8 +19,8 @@ pendulum_ddpg_config = dict(
             action_shape=1,
             action_space='regression',
             twin_critic=False,
-            actor_head_hidden_size=128,
-            critic_head_hidden_size=128,
+            actor_head_hidden_size=64,
+            critic_head_hidden_size=64,
         ),
         learn=dict(
             update_per_collect=1,

@@ -19,8 +19,8 @@ pendulum_sac_config = dict(
             action_shape=1,
             action_space='reparameterization',
             twin_critic=True,
-            actor_head_hidden_size=128,
-            critic_head_hidden_size=128,
+            actor_head_hidden_size=64,
+            critic_head_hidden_size=64,
         ),
         learn=dict(
             update_per_collect=1,

@@ -20,8 +20,8 @@ pendulum_td3_config = dict(
             action_shape=1,
             action_space='regression',
             twin_critic=True,
-            actor_head_hidden_size=128,
-            critic_head_hidden_size=128,
+            actor_head_hidden_size=64,
+            critic_head_hidden_size=64,
         ),
         learn=dict(
             update_per_collect=1,

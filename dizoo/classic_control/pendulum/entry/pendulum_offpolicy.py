@@ -1,4 +1,5 @@
-"""The continuous-control pipeline of the spec (section 5) on Pendulum, for SAC, TD3 and DDPG.
+"""The continuous-control pipeline of the spec (section 5) for SAC, TD3 and DDPG: Pendulum
+here, and the MuJoCo entries reuse `run_offpolicy`.
 
     evaluator -> StepCollector(random warm-up) -> data_pusher -> OffPolicyLearner
               -> CkptSaver -> termination_checker
@@ -9,7 +10,7 @@ training started, mean return), which the tests and the speed benchmark read.
 import copy
 import importlib
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 
@@ -23,6 +24,7 @@ from ding.framework.middleware import (CkptSaver, OffPolicyLearner, StepCollecto
 from ding.model import ContinuousQAC
 from ding.policy import DDPGPolicy, SACPolicy, TD3Policy
 from ding.utils import set_pkg_seed
+from ding.utils.dicts import deep_merge
 from dizoo.classic_control.pendulum.envs.pendulum_env import PendulumEnv
 
 POLICIES = {'sac': SACPolicy, 'td3': TD3Policy, 'ddpg': DDPGPolicy}
@@ -31,7 +33,6 @@ POLICIES = {'sac': SACPolicy, 'td3': TD3Policy, 'ddpg': DDPGPolicy}
 def load_config(algo: str, seed: int, exp_name: Optional[str] = None, overrides: Optional[Dict] = None,
                 save_cfg: bool = True):
     """The compiled config of `pendulum_<algo>_config`, with `overrides` (a nested dict) applied."""
-    from ding.utils.dicts import deep_merge
     module = importlib.import_module(f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config')
     main_config = deep_merge(copy.deepcopy(module.main_config), overrides or {})
     main_config.exp_name = exp_name or main_config.exp_name.replace('seed0', f'seed{seed}')
@@ -50,26 +51,22 @@ def eval_recorder(history: List[Dict[str, Any]], start: List[float]) -> Any:
     return _record
 
 
-def train(algo: str = 'sac', seed: int = 0, max_env_step: int = 20000, stop_value: Optional[float] = None,
-          exp_name: Optional[str] = None, overrides: Optional[Dict] = None, torch_threads: int = 1,
-          save_cfg: bool = True) -> List[Dict[str, Any]]:
-    """Train until the eval mean reaches `stop_value` (default: the config's) or `max_env_step`
-    env steps; returns the evaluation history."""
+def run_offpolicy(cfg: Any, make_env: Callable[[], Any], policy_cls: Any, max_env_step: int,
+                  torch_threads: int = 1, extra_middleware: Sequence[Callable] = ()) -> List[Dict[str, Any]]:
+    """The pipeline on a compiled `cfg`, with envs from `make_env()`; returns the evaluation history.
+    Stops when the eval mean reaches `cfg.env.stop_value` or after `max_env_step` env steps.
+    `extra_middleware` run at the end of each step (e.g. a benchmark's timer)."""
     torch.set_num_threads(torch_threads)
-    overrides = copy.deepcopy(overrides or {})
-    if stop_value is not None:
-        overrides.setdefault('env', {})['stop_value'] = stop_value
-    cfg = load_config(algo, seed, exp_name, overrides, save_cfg)
     ding_init(cfg)
     history: List[Dict[str, Any]] = []
     start = [time.perf_counter()]
     with task.start(async_mode=False, ctx=OnlineRLContext()):
-        collector_env = BaseEnvManagerV2([lambda: PendulumEnv(cfg.env)] * cfg.env.collector_env_num, cfg.env.manager)
-        evaluator_env = BaseEnvManagerV2([lambda: PendulumEnv(cfg.env)] * cfg.env.evaluator_env_num, cfg.env.manager)
+        collector_env = BaseEnvManagerV2([make_env] * cfg.env.collector_env_num, cfg.env.manager)
+        evaluator_env = BaseEnvManagerV2([make_env] * cfg.env.evaluator_env_num, cfg.env.manager)
         set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
         model = ContinuousQAC(**cfg.policy.model)
         buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
-        policy = POLICIES[algo](cfg.policy, model=model)
+        policy = policy_cls(cfg.policy, model=model)
 
         task.use(interaction_evaluator(cfg, policy.eval_mode, evaluator_env))
         task.use(eval_recorder(history, start))
@@ -79,11 +76,25 @@ def train(algo: str = 'sac', seed: int = 0, max_env_step: int = 20000, stop_valu
         task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
         task.use(CkptSaver(policy, cfg.exp_name, train_freq=10000))
         task.use(termination_checker(max_env_step=max_env_step))
+        for fn in extra_middleware:
+            task.use(fn)
         start[0] = time.perf_counter()
         task.run()
         collector_env.close()
         evaluator_env.close()
     return history
+
+
+def train(algo: str = 'sac', seed: int = 0, max_env_step: int = 20000, stop_value: Optional[float] = None,
+          exp_name: Optional[str] = None, overrides: Optional[Dict] = None, torch_threads: int = 1,
+          save_cfg: bool = True) -> List[Dict[str, Any]]:
+    """`algo` in sac/td3/ddpg on Pendulum until the eval mean reaches `stop_value` (default: the
+    config's) or `max_env_step` env steps; returns the evaluation history."""
+    overrides = copy.deepcopy(overrides or {})
+    if stop_value is not None:
+        overrides.setdefault('env', {})['stop_value'] = stop_value
+    cfg = load_config(algo, seed, exp_name, overrides, save_cfg)
+    return run_offpolicy(cfg, lambda: PendulumEnv(cfg.env), POLICIES[algo], max_env_step, torch_threads)
 
 
 def first_reaching(history: List[Dict[str, Any]], threshold: float) -> Optional[Dict[str, Any]]:

@@ -30,10 +30,10 @@ def main(seed: int = 0, max_env_step: int = 300_000,
     cfg = compile_config(user_config, create_cfg=create_config, auto=True, seed=seed)
     ding_init(cfg)
     with task.start(async_mode=False, ctx=OnlineRLContext()):
-        collector_env = BaseEnvManagerV2(env_fn=[lambda: PendulumEnv(cfg.env) for _ in range(cfg.env.collector_env_num)],
-                                         cfg=cfg.env.manager)
-        evaluator_env = BaseEnvManagerV2(env_fn=[lambda: PendulumEnv(cfg.env) for _ in range(cfg.env.evaluator_env_num)],
-                                         cfg=cfg.env.manager)
+        collector_env = BaseEnvManagerV2(
+            env_fn=[lambda: PendulumEnv(cfg.env) for _ in range(cfg.env.collector_env_num)], cfg=cfg.env.manager)
+        evaluator_env = BaseEnvManagerV2(
+            env_fn=[lambda: PendulumEnv(cfg.env) for _ in range(cfg.env.evaluator_env_num)], cfg=cfg.env.manager)
         set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
         policy = PPOPolicy(cfg.policy, model=VAC(**cfg.policy.model))
 

@@ -1,0 +1,251 @@
+"""Env steps per second of each sampling mode, beside bare `gymnasium.vector` loops.
+
+Every mode runs the same work per step: a 2-hidden-layer (64, 64) MLP forward on the
+stacked observations (argmax action), one env step of every env, and the transition kept
+in `[B, T]` arrays. Envs: CartPole-v1 x8, LunarLander-v3 x8 and the slow CartPole (~0.5 ms
+of CPU per step) x8. Modes: serial (`base_v2`), `subprocess`, `alternating`, worker-side
+inference, our `gym_vector` manager, `auto`, and bare Sync/AsyncVectorEnv loops.
+
+Timing: wall clock over chunks of `--steps` batched steps, modes alternating round by round
+so background load hits all alike; the median over rounds is reported, with the CPU time
+of the main process and its workers (from /proc) to show where the time went.
+
+    python benchmarks/sampling.py [--steps 1000] [--rounds 3] [--envs 8] [--only slow_cartpole]
+
+Writes benchmarks/results/sampling.json and sampling.md.
+"""
+import argparse
+import datetime
+import functools
+import os
+import platform
+import statistics
+import sys
+import time
+
+import gymnasium as gym
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from ding.envs import BaseEnvManagerV2, DingEnvWrapper, GymVectorEnvManager, SubprocessEnvManagerV2  # noqa: E402
+from ding.envs.env_manager.alternating_sampler import AlternatingSampler  # noqa: E402
+from ding.envs.env_manager.auto_env_manager import AutoEnvManager  # noqa: E402
+from ding.envs.env_manager.transition_columns import TransitionColumns  # noqa: E402
+from ding.envs.env_manager.worker_inference import EpsGreedyActor, WorkerInferenceSampler  # noqa: E402
+from ding.utils.fileio import atomic_write_json  # noqa: E402
+from dizoo.classic_control.slow_env.envs import make_slow_cartpole  # noqa: E402
+
+ENVS = {
+    'cartpole': (lambda: gym.make('CartPole-v1'), 4, 2),
+    'lunarlander': (lambda: gym.make('LunarLander-v3'), 8, 4),
+    'slow_cartpole': (make_slow_cartpole, 4, 2),
+}
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results')
+
+
+class MLPQ(nn.Module):
+
+    def __init__(self, obs_dim: int, act_dim: int) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(obs_dim, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(),
+                                 nn.Linear(64, act_dim))
+
+    def forward(self, x):
+        return {'logit': self.net(x)}
+
+
+def policy_forward(model: MLPQ):
+
+    def forward(obs, **kwargs):
+        with torch.no_grad():
+            return {'action': model(torch.from_numpy(np.asarray(obs, dtype=np.float32)))['logit'].argmax(-1).numpy()}
+
+    return forward
+
+
+class ManagerRunner:
+    """forward -> step_batch -> keep, over one of our managers."""
+
+    def __init__(self, manager, forward):
+        self.m, self.forward = manager, forward
+        manager.seed(0)
+        manager.launch()
+
+    def run(self, steps):
+        cols = TransitionColumns(self.m.env_num, steps)
+        for t in range(steps):
+            obs = self.m.ready_obs
+            out = self.forward(obs)
+            cols.record(t, 0, obs, out, self.m.step_batch(out['action']))
+        return cols.to_batch()
+
+    @property
+    def pids(self):
+        return getattr(self.m, 'worker_pids', [])
+
+    def close(self):
+        self.m.close()
+
+
+class AlternatingRunner:
+
+    def __init__(self, fns, forward):
+        self.s, self.forward = AlternatingSampler(fns, dict(worker_num=2)), forward
+        self.s.seed(0)
+        self.s.launch()
+
+    def run(self, steps):
+        return self.s.collect(self.forward, steps)[0]
+
+    @property
+    def pids(self):
+        return [p for g in self.s.groups for p in g.worker_pids]
+
+    def close(self):
+        self.s.close()
+
+
+class WorkerInferenceRunner:
+
+    def __init__(self, fns, model, obs_dim, act_dim, steps):
+        actor_fn = functools.partial(EpsGreedyActor, functools.partial(MLPQ, obs_dim, act_dim))
+        self.s = WorkerInferenceSampler(fns, actor_fn, model.state_dict(), dict(worker_num=2, rollout_len=steps))
+        self.s.seed(0)
+        self.s.launch()
+
+    def run(self, steps):
+        return self.s.collect(eps=0.0)[0]
+
+    @property
+    def pids(self):
+        return self.s.worker_pids
+
+    def close(self):
+        self.s.close()
+
+
+class BareVectorRunner:
+    """The reference loop over gymnasium.vector, no ding code."""
+
+    def __init__(self, make_env, n, forward, asynchronous):
+        cls = gym.vector.AsyncVectorEnv if asynchronous else gym.vector.SyncVectorEnv
+        self.envs, self.forward = cls([make_env for _ in range(n)]), forward
+        self.obs, _ = self.envs.reset(seed=0)
+
+    def run(self, steps):
+        n = self.envs.num_envs
+        keep = {k: [None] * steps for k in ('obs', 'action', 'reward', 'next_obs', 'terminated', 'truncated')}
+        for t in range(steps):
+            action = self.forward(self.obs)['action']
+            next_obs, reward, term, trunc, _ = self.envs.step(action)
+            for k, v in (('obs', self.obs), ('action', action), ('reward', reward), ('next_obs', next_obs),
+                         ('terminated', term), ('truncated', trunc)):
+                keep[k][t] = v
+            self.obs = next_obs
+        return {k: np.stack(v, axis=1).reshape((n * steps, ) + np.shape(v[0])[1:]) for k, v in keep.items()}
+
+    @property
+    def pids(self):
+        return [p.pid for p in getattr(self.envs, 'processes', [])]
+
+    def close(self):
+        self.envs.close()
+
+
+def build_runners(env_name, n, steps):
+    make_env, obs_dim, act_dim = ENVS[env_name]
+    torch.manual_seed(0)
+    model = MLPQ(obs_dim, act_dim)
+    forward = policy_forward(model)
+    fns = [(lambda: DingEnvWrapper(make_env())) for _ in range(n)]
+    auto = AutoEnvManager(fns, dict(worker_num=2, vector='async'))
+    runners = {
+        'serial': lambda: ManagerRunner(BaseEnvManagerV2(fns), forward),
+        'subprocess': lambda: ManagerRunner(SubprocessEnvManagerV2(fns, dict(worker_num=2)), forward),
+        'alternating': lambda: AlternatingRunner(fns, forward),
+        'worker_inference': lambda: WorkerInferenceRunner(fns, model, obs_dim, act_dim, steps),
+        'gym_vector_async': lambda: ManagerRunner(GymVectorEnvManager(fns, dict(vector='async')), forward),
+        'auto': lambda: ManagerRunner(auto, forward),
+        'bare_sync_vector': lambda: BareVectorRunner(make_env, n, forward, False),
+        'bare_async_vector': lambda: BareVectorRunner(make_env, n, forward, True),
+    }
+    return {name: make() for name, make in runners.items()}, auto.auto_report
+
+
+def cpu_seconds(pids):
+    tick = os.sysconf('SC_CLK_TCK')
+    total = 0.0
+    for pid in [os.getpid()] + list(pids):
+        try:
+            with open(f'/proc/{pid}/stat') as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
+def measure(env_name, n, steps, rounds):
+    runners, auto_report = build_runners(env_name, n, steps)
+    rates = {name: [] for name in runners}
+    cpu = {name: [] for name in runners}
+    try:
+        for r in runners.values():
+            r.run(20)  # warm-up
+        for _ in range(rounds):
+            for name, runner in runners.items():
+                c0, t0 = cpu_seconds(runner.pids), time.perf_counter()
+                runner.run(steps)
+                wall = time.perf_counter() - t0
+                rates[name].append(steps * n / wall)
+                cpu[name].append((cpu_seconds(runner.pids) - c0) / wall)
+    finally:
+        for r in runners.values():
+            r.close()
+    median = {k: statistics.median(v) for k, v in rates.items()}
+    best = max((k for k in median if not k.startswith('bare') and k != 'auto'), key=median.get)
+    return dict(env=env_name, env_num=n, steps_per_round=steps, rounds=rounds,
+                env_steps_per_s=median, all_rounds=rates, cores_busy=({k: statistics.median(v) for k, v in cpu.items()}),
+                auto_picked=auto_report['picked'], auto_probe=auto_report['env_steps_per_s'], best_mode=best,
+                ratios=dict(subprocess_vs_serial=median['subprocess'] / median['serial'],
+                            subprocess_vs_bare_async=median['subprocess'] / median['bare_async_vector'],
+                            serial_vs_bare_sync=median['serial'] / median['bare_sync_vector'],
+                            auto_vs_best=median['auto'] / median[best]))
+
+
+def markdown(results):
+    modes = list(results[0]['env_steps_per_s'])
+    lines = ['| env (x%d) | ' % results[0]['env_num'] + ' | '.join(modes) + ' | auto picked | subproc/serial | '
+             'subproc/bare async | auto/best |', '|---' * (len(modes) + 5) + '|']
+    for r in results:
+        rates = ' | '.join(f"{r['env_steps_per_s'][m]:,.0f}" for m in modes)
+        q = r['ratios']
+        lines.append(f"| {r['env']} | {rates} | {r['auto_picked']} | {q['subprocess_vs_serial']:.2f} | "
+                     f"{q['subprocess_vs_bare_async']:.2f} | {q['auto_vs_best']:.2f} |")
+    return '\n'.join(lines) + '\n'
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--steps', type=int, default=1000)
+    parser.add_argument('--rounds', type=int, default=3)
+    parser.add_argument('--envs', type=int, default=8)
+    parser.add_argument('--only', nargs='*', default=list(ENVS))
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    results = [measure(name, args.envs, args.steps, args.rounds) for name in args.only]
+    out = dict(benchmark='sampling', date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
+               machine=dict(cpus=os.cpu_count(), python=platform.python_version(), torch=torch.__version__),
+               note='env steps/s, median over rounds; modes alternate round by round', results=results)
+    os.makedirs(RESULTS, exist_ok=True)
+    atomic_write_json(os.path.join(RESULTS, 'sampling.json'), out)
+    table = markdown(results)
+    with open(os.path.join(RESULTS, 'sampling.md'), 'w') as f:
+        f.write('# Sampling throughput (env steps/s)\n\n' + table)
+    print(table)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,93 @@
+"""The tuned configs in `configs/*.yaml`: which (algorithm, env) pairs `ding train` and the
+agents know, the threshold each reaches and the env-step budget it needs.
+
+A tuned file names a dizoo config module (`base_config`, holding `main_config` and
+`create_config`) and the `overrides` applied on top; `-f FILE.py` may instead give a
+DI-engine config file directly.
+"""
+import copy
+import difflib
+import importlib
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+import yaml
+from easydict import EasyDict
+
+from ding.utils.dicts import deep_merge
+
+CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'configs')
+_REQUIRED = ('algo', 'env', 'threshold', 'budget_env_steps', 'base_config')
+
+
+class ChoiceError(ValueError):
+    """A name that is not one of the valid choices; the message lists them."""
+
+
+def choice_error(kind: str, given: str, valid: List[str]) -> ChoiceError:
+    near = difflib.get_close_matches(given, valid, n=1)
+    hint = f' (did you mean {near[0]!r}?)' if near else ''
+    return ChoiceError(f'unknown {kind} {given!r}{hint}; valid choices: {", ".join(sorted(valid))}')
+
+
+@dataclass
+class TunedConfig:
+    algo: str
+    env: str
+    threshold: float
+    budget_env_steps: int
+    base_config: str
+    overrides: Dict[str, Any] = field(default_factory=dict)
+    path: Optional[str] = None
+    note: str = ''
+
+    def load(self) -> Tuple[EasyDict, EasyDict]:
+        """(main_config, create_config): the base module's pair with the overrides applied."""
+        module = importlib.import_module(self.base_config)
+        main = deep_merge(copy.deepcopy(module.main_config), self.overrides or {})
+        return EasyDict(main), EasyDict(copy.deepcopy(module.create_config))
+
+
+def read_tuned(path: str) -> TunedConfig:
+    with open(path) as f:
+        text = f.read()
+    data = yaml.safe_load(text) or {}
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise ValueError(f'{path}: a tuned config needs the keys {list(_REQUIRED)}; missing {missing}')
+    unknown = sorted(set(data) - set(_REQUIRED) - {'overrides'})
+    if unknown:
+        raise ValueError(f'{path}: unknown keys {unknown}; valid: {list(_REQUIRED) + ["overrides"]}')
+    note = text.splitlines()[0].lstrip('# ').strip() if text.startswith('#') else ''
+    return TunedConfig(str(data['algo']).lower(), str(data['env']), float(data['threshold']),
+                       int(data['budget_env_steps']), str(data['base_config']), data.get('overrides') or {},
+                       os.path.abspath(path), note)
+
+
+def tuned_configs(config_dir: str = CONFIG_DIR) -> List[TunedConfig]:
+    if not os.path.isdir(config_dir):
+        raise FileNotFoundError(f'no tuned configs directory at {config_dir}')
+    names = sorted(n for n in os.listdir(config_dir) if n.endswith(('.yaml', '.yml')))
+    return [read_tuned(os.path.join(config_dir, n)) for n in names]
+
+
+def algorithms() -> List[str]:
+    return sorted({t.algo for t in tuned_configs()})
+
+
+def envs() -> List[str]:
+    return sorted({t.env for t in tuned_configs()})
+
+
+def find_tuned(algo: str, env: str) -> TunedConfig:
+    """The tuned config of (algo, env); unknown names raise ChoiceError listing the valid ones."""
+    table = tuned_configs()
+    algo = algo.lower()
+    if algo not in {t.algo for t in table}:
+        raise choice_error('algorithm', algo, sorted({t.algo for t in table}))
+    for_algo = [t for t in table if t.algo == algo]
+    for t in for_algo:
+        if t.env.lower() == env.lower():
+            return t
+    raise choice_error(f'env for {algo}', env, [t.env for t in for_algo])

@@ -1,0 +1,138 @@
+"""`ding eval RUN_DIR_OR_CKPT [--episodes N] [--render OUT.gif|OUT.mp4]`: greedy episodes with
+a trained policy, one line per episode and the mean; optionally a video of them all.
+
+The config comes from the run directory (`run.json`, or DI-engine's `total_config.py`); the
+weights from the checkpoint given, or the run's best (`ckpt/eval.pth.tar`), else the final.
+"""
+import argparse
+import os
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+import torch
+from easydict import EasyDict
+
+from ding.utils.run_dir import RunDir, policy_checkpoint, run_dir_of
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('path', help='a run directory or a checkpoint file inside one (ckpt/*.pth.tar)')
+    parser.add_argument('--episodes', type=int, default=5)
+    parser.add_argument('--render', default=None, metavar='OUT', help='write a .gif or .mp4 of the episodes')
+    parser.add_argument('--seed', type=int, default=None, help='env seed (default: the run\'s seed)')
+    parser.add_argument('--fps', type=int, default=25, help='frames per second (GIF stores 1/100 s steps)')
+
+
+def run_config(run_dir: str) -> EasyDict:
+    """The compiled config of a run directory (nothing is written)."""
+    from ding.config import compile_config, read_config
+    rd = RunDir(run_dir)
+    if os.path.isfile(rd.run_json):
+        meta = rd.read_meta()
+        main, create, seed = EasyDict(meta['main_config']), EasyDict(meta['create_config']), meta['seed']
+    elif os.path.isfile(rd.path('total_config.py')):
+        main, create = read_config(rd.path('total_config.py'))
+        seed = main.get('seed', 0)
+    else:
+        raise FileNotFoundError(f'{run_dir}: neither run.json nor total_config.py; cannot tell which policy and env')
+    main.exp_name = rd.root
+    return compile_config(main, create_cfg=create, auto=True, seed=seed, save_cfg=False)
+
+
+def load_policy(cfg: Any, ckpt_path: str) -> Any:
+    """An eval-only policy with the checkpoint's weights (a policy checkpoint or run_state.pt)."""
+    from ding.entry.pipeline import make_policy
+    policy = make_policy(cfg, enable_field=['eval'])
+    state = torch.load(ckpt_path, map_location='cpu', weights_only=False)
+    if 'format' in state and 'policy' in state:  # a run-state checkpoint
+        state = state['policy']
+    policy.learn_mode.load_state_dict(state)
+    return policy
+
+
+def make_eval_env(cfg: Any, render: bool) -> Any:
+    from ding.envs import get_vec_env_setting
+    env_cls, _, evaluator_cfgs = get_vec_env_setting(cfg.env, collect=False)
+    env = env_cls(evaluator_cfgs[0])
+    if render:
+        os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')  # pygame draws off-screen; no display needed
+        inner = getattr(env, 'env', None)
+        unwrapped = getattr(inner, 'unwrapped', None)
+        if unwrapped is None or not hasattr(unwrapped, 'render_mode'):
+            raise ValueError(f'{env!r} cannot render frames (no gymnasium env inside)')
+        unwrapped.render_mode = 'rgb_array'  # classic-control and box2d envs read it at each render()
+    return env
+
+
+def play(policy: Any, env: Any, episodes: int, seed: int, render: bool) -> Tuple[List[float], List[np.ndarray]]:
+    """Greedy episodes; returns their returns and, when rendering, every frame (first included)."""
+    frames: List[np.ndarray] = []
+    returns: List[float] = []
+    env.seed(seed, dynamic_seed=True)
+    grab = (lambda: frames.append(np.asarray(env.env.unwrapped.render()))) if render else (lambda: None)
+    for _ in range(episodes):
+        obs = env.reset()
+        policy.eval_mode.reset()
+        grab()
+        total, done = 0.0, False
+        while not done:
+            action = policy.eval_mode.forward_batch(obs[None])['action'][0]
+            timestep = env.step(action)
+            obs, done = timestep.obs, timestep.done
+            total += float(np.asarray(timestep.reward).sum())
+            grab()
+        returns.append(total)
+    return returns, frames
+
+
+def write_video(frames: List[np.ndarray], path: str, fps: int) -> None:
+    """A .gif (pillow) or .mp4 (imageio-ffmpeg), written beside the target then renamed.
+    A GIF merges identical consecutive frames into one longer frame: its total duration,
+    not its frame count, is `len(frames) / fps`."""
+    try:
+        import imageio.v2 as imageio
+    except ImportError as err:
+        raise ImportError('rendering needs imageio: pip install "ding[video]"') from err
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in ('.gif', '.mp4'):
+        raise ValueError(f'--render must end in .gif or .mp4, got {path!r}')
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    tmp = os.path.join(directory, f'.{os.path.basename(path)}.{os.getpid()}.tmp{ext}')
+    try:
+        if ext == '.gif':
+            imageio.mimsave(tmp, frames, duration=1000.0 / fps, loop=0)
+        else:
+            imageio.mimsave(tmp, frames, fps=fps)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def evaluate(path: str, episodes: int = 5, render: Optional[str] = None, seed: Optional[int] = None,
+             fps: int = 25) -> List[float]:
+    run_dir = run_dir_of(path)
+    if run_dir is None:
+        raise FileNotFoundError(f'{path} is not a run directory or a checkpoint inside one')
+    cfg = run_config(run_dir)
+    ckpt = policy_checkpoint(path)
+    policy = load_policy(cfg, ckpt)
+    env = make_eval_env(cfg, render is not None)
+    try:
+        returns, frames = play(policy, env, episodes, cfg.seed if seed is None else seed, render is not None)
+    finally:
+        env.close()
+    for i, r in enumerate(returns):
+        print(f'Episode #{i}: reward: {r:.1f}')
+    print(f'Mean reward: {np.mean(returns):.2f} (std {np.std(returns):.2f}) over {len(returns)} episodes '
+          f'[{os.path.relpath(ckpt)}]')
+    if render is not None:
+        write_video(frames, render, fps)
+        print(f'video: {render} ({len(frames)} frames)')
+    return returns
+
+
+def main(args: argparse.Namespace) -> int:
+    evaluate(args.path, args.episodes, args.render, args.seed, args.fps)
+    return 0

@@ -1,0 +1,25 @@
+"""`ding list`: the algorithms, envs and tuned configs `ding train` accepts."""
+import argparse
+import os
+
+from ding.entry.catalog import algorithms, envs, tuned_configs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    del parser  # no options
+
+
+def render_listing() -> str:
+    table = tuned_configs()
+    lines = [f'algorithms: {", ".join(algorithms())}', f'envs:       {", ".join(envs())}', '',
+             'tuned configs (ding train --algo ALGO --env ENV, or -f FILE):',
+             f'  {"algo":<6} {"env":<16} {"threshold":>9} {"budget":>9}  file']
+    for t in table:
+        lines.append(f'  {t.algo:<6} {t.env:<16} {t.threshold:>9g} {t.budget_env_steps:>9,}  '
+                     f'{os.path.relpath(t.path)}')
+    return '\n'.join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    print(render_listing())
+    return 0

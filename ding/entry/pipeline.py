@@ -1,0 +1,130 @@
+"""Build and run the training pipeline of a compiled config: the one used by `ding train`,
+`ding resume`, `ding -m serial...` and the `ding.bonus` agents.
+
+The pipeline follows from the policy's config, as the dizoo entries write it by hand:
+  offpolicy  evaluator -> [eps_greedy] -> StepCollector(random warm-up) -> [nstep] ->
+             data_pusher -> OffPolicyLearner
+  onpolicy   evaluator -> StepCollector -> gae_estimator -> multistep_trainer
+  episode    evaluator -> EpisodeCollector -> montecarlo_return_estimator -> trainer (PG)
+and around it: RunStateSaver (first, for exact resume), progress_reporter, online_logger,
+CkptSaver, termination_checker, final_ctx_saver.
+"""
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Optional
+
+import torch
+
+from ding.utils.run_dir import RunDir
+
+logger = logging.getLogger('ding.entry')
+PIPELINE_KINDS = ('offpolicy', 'onpolicy', 'episode')
+
+
+@dataclass
+class RunOptions:
+    """How to run: bounds, checkpoint frequency (env steps), resume, live progress."""
+    max_env_step: Optional[int] = None
+    max_train_iter: Optional[int] = None
+    checkpoint_freq: int = 10000
+    ckpt_train_freq: int = 1000
+    resume: bool = False
+    progress: bool = True  # the live progress line (the progress files are always written)
+    kind: Optional[str] = None  # None: from the policy config
+
+
+@dataclass
+class RunParts:
+    """What a pipeline acts on; the agents keep it between train() and deploy()."""
+    policy: Any
+    buffer: Any
+    collector_env: Any
+    evaluator_env: Any
+
+    def close(self) -> None:
+        for env in (self.collector_env, self.evaluator_env):
+            if env is not None and not env.closed:
+                env.close()
+
+
+def pipeline_kind(cfg: Any) -> str:
+    if not cfg.policy.get('on_policy', False):
+        return 'offpolicy'
+    if cfg.policy.collect.get('n_episode') and not cfg.policy.collect.get('n_sample'):
+        return 'episode'
+    return 'onpolicy'
+
+
+def make_env_manager(cfg: Any, collect: bool) -> Any:
+    from ding.envs import create_env_manager, get_vec_env_setting
+    env_cls, collector_cfgs, evaluator_cfgs = get_vec_env_setting(cfg.env, collect=collect, eval_=not collect)
+    return create_env_manager(cfg.env.manager, [partial(env_cls, c) for c in (collector_cfgs or evaluator_cfgs)])
+
+
+def make_policy(cfg: Any, enable_field: Optional[list] = None) -> Any:
+    from ding.utils.registry import POLICY_REGISTRY
+    return POLICY_REGISTRY.lookup(cfg.policy.type)(cfg.policy, enable_field=enable_field)
+
+
+def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> RunParts:
+    """Envs, then seeds, then the policy (its initial weights depend on the seed; an agent
+    passes the one it keeps), then a replay buffer when the pipeline is off-policy."""
+    from ding.utils import set_pkg_seed
+    collector_env = make_env_manager(cfg, collect=True)
+    evaluator_env = make_env_manager(cfg, collect=False)
+    set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
+    if policy is None:
+        policy = make_policy(cfg)
+    buffer_ = None
+    if (kind or pipeline_kind(cfg)) == 'offpolicy':
+        from ding.data import DequeBuffer
+        buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
+    return RunParts(policy, buffer_, collector_env, evaluator_env)
+
+
+def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str) -> None:
+    from ding.framework import middleware as mw
+    policy = parts.policy
+    if kind == 'offpolicy':
+        if cfg.policy.other.get('eps'):
+            task.use(mw.eps_greedy_handler(cfg))
+        random_size = cfg.policy.get('random_collect_size', 0) or 0
+        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env, random_collect_size=random_size))
+        if cfg.policy.get('nstep', 1) > 1:
+            task.use(mw.nstep_reward_enhancer(cfg))
+        task.use(mw.data_pusher(cfg, parts.buffer))
+        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
+    elif kind == 'onpolicy':
+        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env))
+        task.use(mw.gae_estimator(cfg, policy.collect_mode))
+        task.use(mw.multistep_trainer(policy.learn_mode, log_freq=100))
+    elif kind == 'episode':
+        task.use(mw.EpisodeCollector(cfg, policy.collect_mode, parts.collector_env))
+        task.use(mw.montecarlo_return_estimator(policy))
+        task.use(mw.trainer(cfg, policy.learn_mode, log_freq=100))
+    else:
+        raise ValueError(f'unknown pipeline kind {kind!r}; valid: {PIPELINE_KINDS}')
+
+
+def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
+    """Run the pipeline (sync mode) until a bound, the stop value, or the end; returns the ctx."""
+    from ding.framework import ding_init, task
+    from ding.framework import middleware as mw
+    from ding.framework.context import OnlineRLContext
+    torch.set_num_threads(1)
+    kind = options.kind or pipeline_kind(cfg)
+    run_dir = RunDir(cfg.exp_name)
+    ding_init(cfg)
+    with task.start(async_mode=False, ctx=OnlineRLContext()):
+        task.use(mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
+                                  every_env_step=options.checkpoint_freq, resume=options.resume))
+        task.use(mw.progress_reporter(run_dir.root, max_env_step=options.max_env_step, show=options.progress))
+        task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
+        _use_learning_stages(task, cfg, parts, kind)
+        task.use(mw.online_logger(train_show_freq=100))
+        task.use(mw.CkptSaver(parts.policy, run_dir.root, train_freq=options.ckpt_train_freq))
+        task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
+        task.use(mw.final_ctx_saver(run_dir.root))
+        task.run()
+        return task.ctx

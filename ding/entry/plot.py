@@ -1,0 +1,91 @@
+"""`ding plot RUN_DIR... -o curve.png`: evaluation return against env steps.
+
+Runs that differ only by seed (`..._seed0`, `..._seed1`) form one group: one line (the mean
+over seeds) with a band (min to max over seeds), each seed's curve held constant between its
+evaluations (a step function) so seeds evaluated at different steps combine.
+"""
+import argparse
+import io
+import os
+import re
+from collections import OrderedDict
+from typing import Dict, List, Tuple
+
+import numpy as np
+
+from ding.framework.middleware.progress import read_rows
+from ding.utils.fileio import atomic_write_bytes
+from ding.utils.run_dir import RunDir
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('run_dirs', nargs='+', help='run directories (holding result.json)')
+    parser.add_argument('-o', '--output', default='curve.png', help='image file to write (png, pdf, svg)')
+    parser.add_argument('--title', default=None)
+
+
+def group_name(run_dir: str) -> str:
+    """The run's name without its seed suffix: `dqn_cartpole-v1_seed2` -> `dqn_cartpole-v1`."""
+    name = os.path.basename(os.path.normpath(run_dir))
+    return re.sub(r'[_-]?seed\d+', '', name) or name
+
+
+def eval_curve(run_dir: str) -> Tuple[np.ndarray, np.ndarray]:
+    rows = [r for r in read_rows(RunDir(run_dir).result_json) if r.get('eval_return_mean') is not None]
+    if not rows:
+        raise FileNotFoundError(f'{run_dir}: no evaluations in {RunDir(run_dir).result_json}')
+    return (np.array([r['env_step'] for r in rows], dtype=np.float64),
+            np.array([r['eval_return_mean'] for r in rows], dtype=np.float64))
+
+
+def group_curves(run_dirs: List[str]) -> Dict[str, List[Tuple[np.ndarray, np.ndarray]]]:
+    groups: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = OrderedDict()
+    for d in run_dirs:
+        groups.setdefault(group_name(d), []).append(eval_curve(d))
+    return groups
+
+
+def combine(curves: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(steps, mean, low, high) over seeds, on the union of their evaluation steps up to the
+    last step every seed reached; each seed's value is its latest evaluation at that step."""
+    end = min(x[-1] for x, _ in curves)
+    grid = np.unique(np.concatenate([x[x <= end] for x, _ in curves]))
+    grid = grid[grid >= max(x[0] for x, _ in curves)]
+    values = np.stack([y[np.searchsorted(x, grid, side='right') - 1] for x, y in curves])
+    return grid, values.mean(0), values.min(0), values.max(0)
+
+
+def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
+    """Write the figure; returns {group: number of runs}."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError as err:
+        raise ImportError('ding plot needs matplotlib: pip install "ding[plot]"') from err
+    groups = group_curves(run_dirs)
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
+    for name, curves in groups.items():
+        steps, mean, low, high = combine(curves)
+        label = f'{name} ({len(curves)} seed{"s" if len(curves) > 1 else ""})'
+        line, = ax.plot(steps, mean, label=label, linewidth=2)
+        if len(curves) > 1:
+            ax.fill_between(steps, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xlabel('env steps')
+    ax.set_ylabel('evaluation return (mean over episodes)')
+    ax.set_title(title or 'evaluation return vs env steps (line: mean over seeds, band: min-max)')
+    ax.grid(alpha=0.3)
+    ax.legend(loc='best')
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fmt = os.path.splitext(output)[1].lstrip('.').lower() or 'png'
+    fig.savefig(buf, format=fmt)
+    plt.close(fig)
+    atomic_write_bytes(output, buf.getvalue())
+    return {name: len(curves) for name, curves in groups.items()}
+
+
+def main(args: argparse.Namespace) -> int:
+    groups = plot(args.run_dirs, args.output, args.title)
+    print(f'wrote {args.output}: ' + ', '.join(f'{g} ({n} run{"s" if n > 1 else ""})' for g, n in groups.items()))
+    return 0

@@ -1,0 +1,57 @@
+"""`ding resume RUN_DIR`: carry on a run from its last run-state checkpoint.
+
+The run is rebuilt from `run.json` (same config, seed and bounds) and the first step restores
+`ckpt/run_state.pt` (see `ding.framework.middleware.run_state`), so a serial run that was
+killed, even with SIGKILL, ends as if it had never stopped.
+"""
+import argparse
+import os
+
+from easydict import EasyDict
+
+from ding.entry.pipeline import RunOptions, build_parts, run_training
+from ding.framework.middleware.run_state import load_run_state
+from ding.utils.run_dir import RunDir
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('run_dir', help='a run directory made by `ding train`')
+    parser.add_argument('--no-progress', action='store_true', 
+                        help='no live progress line (progress.csv and result.json are still written)')
+
+
+def resume_run(run_dir: str, progress: bool = True):
+    """Rebuild and continue the run in `run_dir`; returns the final ctx, or None when the
+    checkpoint says the run had already finished."""
+    from ding.config import compile_config
+    rd = RunDir(run_dir)
+    meta = rd.read_meta()
+    if not os.path.isfile(rd.run_state):
+        raise FileNotFoundError(f'{run_dir} has no run-state checkpoint yet ({rd.run_state}); start it again with '
+                                f'`ding train` instead')
+    state = load_run_state(rd.run_state)
+    if state['finished']:
+        print(f'{run_dir} already finished at env_step={state["ctx"]["env_step"]}; nothing to resume')
+        return None
+    main = EasyDict(meta['main_config'])
+    main.exp_name = rd.root
+    cfg = compile_config(main, create_cfg=EasyDict(meta['create_config']), auto=True, seed=meta['seed'],
+                         renew_dir=False)
+    print(f'resuming {os.path.abspath(rd.root)} from env_step={state["ctx"]["env_step"]} '
+          f'train_iter={state["ctx"]["train_iter"]}', flush=True)
+    del state
+    options = RunOptions(max_env_step=meta['max_env_step'], checkpoint_freq=meta['checkpoint_freq'], resume=True,
+                         progress=progress and meta.get('progress', True))
+    parts = build_parts(cfg)
+    try:
+        return run_training(cfg, parts, options)
+    finally:
+        parts.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    from ding.entry.train import summary
+    ctx = resume_run(args.run_dir, progress=not args.no_progress)
+    if ctx is not None:
+        print(summary(ctx))
+    return 0

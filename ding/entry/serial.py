@@ -1,0 +1,65 @@
+"""DI-engine's command form: `ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED`.
+
+`-s` may repeat (one run per seed, run directories `<exp_name>_seed<N>` when several).
+`serial` and `serial_onpolicy` run the pipeline the policy's config implies (off-policy,
+on-policy, or episodes for PG; see `ding.entry.pipeline`); `eval` evaluates a checkpoint (`--ckpt`, default the run's best) of the
+run directory the config names.
+"""
+import argparse
+import copy
+from typing import List
+
+from easydict import EasyDict
+
+MODES = ('serial', 'serial_onpolicy', 'serial_offline', 'eval')
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog='ding', description='DI-engine-style entry: ding -m MODE -c CONFIG -s SEED')
+    parser.add_argument('-m', '--mode', required=True, help=f'one of {", ".join(MODES)}')
+    parser.add_argument('-c', '--config', required=True, help='python config file with main_config, create_config')
+    parser.add_argument('-s', '--seed', type=int, action='append', help='seed (repeat for several runs)')
+    parser.add_argument('--max-env-step', type=int, default=int(1e10))
+    parser.add_argument('--max-train-iter', type=int, default=None)
+    parser.add_argument('--checkpoint-freq', type=int, default=10000, help='env steps between resume checkpoints')
+    parser.add_argument('--ckpt', default=None, help='(eval mode) checkpoint to evaluate')
+    parser.add_argument('--episodes', type=int, default=None, help='(eval mode) episodes, default n_evaluator_episode')
+    parser.add_argument('-v', '--verbose', action='store_true')
+    return parser
+
+
+def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argparse.Namespace) -> None:
+    from ding.config import read_config
+    from ding.entry.catalog import choice_error
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.train import start_run
+    if mode not in MODES:
+        raise choice_error('mode', mode, list(MODES))
+    main, create = read_config(config_path)
+    if mode == 'serial_offline':
+        raise NotImplementedError('ding -m serial_offline is not supported yet: no offline policy is registered; '
+                                  'use an offline pipeline script (offline_data_fetcher + trainer)')
+    if mode == 'eval':
+        from ding.entry.evaluate import evaluate
+        path = args.ckpt or exp_name
+        evaluate(path, episodes=args.episodes or int(main.get('env', {}).get('n_evaluator_episode', 5)), seed=seed)
+        return
+    main = EasyDict(copy.deepcopy(main))
+    # As in DI-engine, the policy's `on_policy` flag picks the pipeline under either mode name.
+    options = RunOptions(max_env_step=args.max_env_step, max_train_iter=args.max_train_iter,
+                         checkpoint_freq=args.checkpoint_freq)
+    info = {'algo': create.get('policy', {}).get('type'), 'env': main.get('env', {}).get('env_id'),
+            'source': config_path, 'mode': mode}
+    from ding.entry.train import summary
+    print(summary(start_run(main, create, info, seed, options, exp_name)[1]))
+
+
+def main(argv: List[str]) -> int:
+    from ding.config import read_config
+    args = build_parser().parse_args(argv)
+    seeds = args.seed or [0]
+    base = read_config(args.config)[0].get('exp_name') or 'default_experiment'
+    for seed in seeds:
+        exp_name = base if len(seeds) == 1 else f'{base.replace("_seed0", "")}_seed{seed}'
+        run_mode(args.mode, args.config, seed, exp_name, args)
+    return 0

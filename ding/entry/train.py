@@ -1,0 +1,113 @@
+"""`ding train`: start a run from a tuned config (or a config file), with overrides.
+
+    ding train --algo dqn --env CartPole-v1 [--config JSON] [-f TUNED.yaml|CONFIG.py]
+               [--seed N] [--max-env-step N] [--checkpoint-freq N] [--exp-name NAME]
+
+The run directory records in `run.json` the user-level config and the bounds, which is all
+`ding resume` needs to rebuild the same pipeline.
+"""
+import argparse
+import json
+import os
+from typing import Any, Dict, Optional, Tuple
+
+from easydict import EasyDict
+
+from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
+from ding.entry.pipeline import RunOptions, build_parts, run_training
+from ding.utils.dicts import deep_merge
+from ding.utils.run_dir import RunDir
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('--algo', help='algorithm, e.g. dqn, ppo, sac, td3 (see `ding list`)')
+    parser.add_argument('--env', help='env id, e.g. CartPole-v1, Pendulum-v1 (see `ding list`)')
+    parser.add_argument('-f', '--file', help='a tuned config (configs/*.yaml) or a DI-engine config .py file')
+    parser.add_argument('--config', default=None, help='JSON object of config overrides, e.g. \'{"policy": '
+                        '{"learn": {"learning_rate": 0.0005}}}\'')
+    parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--max-env-step', type=int, default=None, help='env-step budget (default: the tuned one)')
+    parser.add_argument('--checkpoint-freq', type=int, default=10000, help='env steps between resume checkpoints')
+    parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
+    parser.add_argument('--no-progress', action='store_true', 
+                        help='no live progress line (progress.csv and result.json are still written)')
+
+
+def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str]) -> Tuple[EasyDict, EasyDict, Dict]:
+    """(main_config, create_config, info) from `-f` or from (algo, env) in the tuned table."""
+    if path:
+        if _is_tuned_file(path):
+            tuned = read_tuned(path)
+        else:
+            from ding.config import read_config
+            main, create = read_config(path)
+            return main, create, {'algo': create.get('policy', {}).get('type', algo), 'env': env, 'source': path}
+    else:
+        if not algo or not env:
+            raise SystemExit('ding train: give --algo and --env (see `ding list`), or -f CONFIG')
+        tuned = find_tuned(algo, env)
+    main, create = tuned.load()
+    return main, create, _tuned_info(tuned)
+
+
+def _is_tuned_file(path: str) -> bool:
+    if not path.endswith(('.yaml', '.yml')) or not os.path.isfile(path):
+        return False
+    with open(path) as f:
+        return 'base_config:' in f.read()
+
+
+def _tuned_info(tuned: TunedConfig) -> Dict[str, Any]:
+    return {'algo': tuned.algo, 'env': tuned.env, 'source': tuned.path, 'threshold': tuned.threshold,
+            'budget_env_steps': tuned.budget_env_steps}
+
+
+def parse_overrides(text: Optional[str]) -> Dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SystemExit(f'ding train: --config must be a JSON object: {err}') from err
+    if not isinstance(value, dict):
+        raise SystemExit(f'ding train: --config must be a JSON object, got {type(value).__name__}')
+    return value
+
+
+def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int, options: RunOptions,
+              exp_name: Optional[str] = None) -> Any:
+    """Compile, record run.json, build and run. Returns (cfg, ctx)."""
+    from ding.config import compile_config
+    from ding.config.io import to_plain
+    env_slug = str(info.get('env') or 'env').lower().replace('/', '_')
+    main = EasyDict(deep_merge(main, {}))
+    main.exp_name = exp_name or f'{info.get("algo") or "run"}_{env_slug}_seed{seed}'
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=seed)
+    main.exp_name = cfg.exp_name
+    RunDir(cfg.exp_name).write_meta({
+        **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
+        'progress': options.progress, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
+        'create_config': to_plain(create)})
+    print(f'run directory: {os.path.abspath(cfg.exp_name)}', flush=True)
+    parts = build_parts(cfg)
+    try:
+        ctx = run_training(cfg, parts, options)
+    finally:
+        parts.close()
+    return cfg, ctx
+
+
+def summary(ctx: Any) -> str:
+    last = ctx.last_eval_value
+    return (f'finished: env_step={ctx.env_step} train_iter={ctx.train_iter} episodes={ctx.env_episode} '
+            f'last eval return={last:.2f}')
+
+
+def main(args: argparse.Namespace) -> int:
+    main_cfg, create_cfg, info = resolve_config(args.algo, args.env, args.file)
+    main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
+    budget = args.max_env_step if args.max_env_step is not None else info.get('budget_env_steps')
+    options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress)
+    cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name)
+    print(summary(ctx))
+    return 0

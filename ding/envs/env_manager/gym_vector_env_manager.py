@@ -1,0 +1,143 @@
+"""`GymVectorEnvManager` (`env_manager.type='gym_vector'`): the envs inside a
+`gymnasium.vector.SyncVectorEnv` or `AsyncVectorEnv`, behind the ding manager interface.
+
+Why: gymnasium's vector envs are the reference every user knows, and the baseline our own
+managers are measured against; having them as a manager lets `auto` pick one when it is
+the fastest, and lets a user compare modes by changing one config key.
+
+The vector env runs with same-step auto-reset, so `next_obs` holds the terminal observation
+(from `info['final_obs']`) and `ready_obs` the reset one, as in the serial manager; seeds
+`s + i` go to the first reset and later resets continue each env's RNG, so the data equal
+the serial manager's. Not supported (ValueError at construction or seeding): a finite
+`episode_num`, `auto_reset=False`, `dynamic_seed=False`, and resetting only some envs.
+"""
+import math
+from typing import Any, Callable, List, Mapping, Optional, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
+
+from ding.envs.base_env import BaseEnv
+from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
+from ding.utils.registry import ENV_MANAGER_REGISTRY
+
+
+class BaseEnvAsGym(gymnasium.Env):
+    """A ding `BaseEnv` seen as a gymnasium env, for envs that are not a wrapped one."""
+
+    def __init__(self, env: BaseEnv) -> None:
+        self.ding_env = env
+        self.observation_space, self.action_space = env.observation_space, env.action_space
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        if seed is not None:
+            self.ding_env.seed(seed, True)
+        return self.ding_env.gym_reset()
+
+    def step(self, action: Any):
+        return self.ding_env.gym_step(action)
+
+    def close(self) -> None:
+        self.ding_env.close()
+
+
+class GymEnvFn:
+    """Picklable env factory for the vector env: the gymnasium env inside what `fn` makes."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+    def __call__(self) -> gymnasium.Env:
+        from ding.envs.ding_env_wrapper import DingEnvWrapper
+        env = self.fn()
+        if isinstance(env, DingEnvWrapper) and isinstance(env.env, gymnasium.Env):
+            return env.env
+        if isinstance(env, BaseEnv):
+            return BaseEnvAsGym(env)
+        return env
+
+
+@ENV_MANAGER_REGISTRY.register('gym_vector')
+class GymVectorEnvManager(BaseEnvManagerV2):
+    """`GymVectorEnvManager(env_fn=[callable, ...], cfg)`; `cfg.vector` picks 'sync' or
+    'async' (worker processes, gymnasium's shared memory when `shared_memory`)."""
+    config = dict(type='gym_vector', vector='async', shared_memory=True, context=None)
+
+    def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
+        self._vec = None
+        self._reset_obs: Optional[np.ndarray] = None
+        self._seed_pending = False
+        super().__init__(env_fn, cfg)
+        if not self._auto_reset or not math.isinf(self._episode_num):
+            self.close()
+            raise ValueError(f'{type(self).__name__} always auto-resets: it needs auto_reset=True and an infinite '
+                             f'episode_num (got {self._cfg.auto_reset}, {self._cfg.episode_num}); use base_v2 '
+                             f'or subprocess')
+        if self._cfg.vector not in ('sync', 'async'):
+            self.close()
+            raise ValueError(f"{type(self).__name__}: cfg.vector must be 'sync' or 'async', got {self._cfg.vector!r}")
+
+    def _create_envs(self) -> List[Any]:
+        fns = [GymEnvFn(fn) for fn in self._env_fn]
+        if self._cfg.vector == 'sync':
+            self._vec = SyncVectorEnv(fns, autoreset_mode=AutoresetMode.SAME_STEP)
+        else:
+            self._vec = AsyncVectorEnv(fns, shared_memory=bool(self._cfg.shared_memory), context=self._cfg.context,
+                                       autoreset_mode=AutoresetMode.SAME_STEP)
+        return [_VectorSlot(self._vec) for _ in range(self._env_num)]
+
+    def _apply_seeds(self) -> None:
+        if not self._dynamic_seed:
+            raise ValueError(f'{type(self).__name__} cannot reseed every reset (dynamic_seed=False): the vector env '
+                             f'resets envs itself; use base_v2 or subprocess for repeatable evaluation')
+        self._seed_pending = True
+
+    def _reset_envs(self, env_ids: Sequence[int], params: Mapping[int, dict]) -> None:
+        env_ids = list(env_ids)
+        if sorted(env_ids) != list(range(self._env_num)) or any(params.values()):
+            raise NotImplementedError(f'{type(self).__name__} resets all envs at once, without reset params')
+        seeds = self._seeds if self._seed_pending else None
+        self._seed_pending = False  # later resets continue each env's RNG (dynamic seeding)
+        self._reset_obs = self._vector_reset(seeds)
+        super()._reset_envs(env_ids, params)
+
+    def _vector_reset(self, seeds: Optional[List[int]]) -> np.ndarray:
+        return self._vec.reset(seed=seeds)[0]
+
+    def _reset_one(self, env_id: int, param: Optional[dict]) -> Any:
+        return self._reset_obs[env_id]
+
+    def _step_envs(self, acts: List[Any]) -> tuple:
+        obs, reward, terminated, truncated, info = self._vec.step(np.asarray(acts))
+        infos = [{} for _ in range(self._env_num)]
+        ended = terminated | truncated
+        if ended.any():
+            self._reset_obs = obs
+            obs = np.array(obs, dtype=np.float32)
+            final = info['final_obs']
+            for i in np.flatnonzero(ended):
+                obs[i] = final[i]
+        return obs, reward, terminated, truncated, infos
+
+    def close(self) -> None:
+        if self._vec is not None:
+            self._vec.close()
+            self._vec = None
+        super().close()
+
+
+class _VectorSlot:
+    """What the base class sees of one env inside the vector env: its spaces."""
+    gym_step = None
+
+    def __init__(self, vec: Any) -> None:
+        self.observation_space = vec.single_observation_space
+        self.action_space = vec.single_action_space
+        self.reward_space = None
+
+    def seed(self, seed: int, dynamic_seed: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

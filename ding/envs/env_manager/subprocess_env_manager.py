@@ -1,0 +1,288 @@
+"""`SubprocessEnvManagerV2`: envs stepped in worker processes, results in shared memory.
+
+Why: an env that costs real CPU per step keeps one core busy in a serial manager; here
+`worker_num` processes (default: one per core) each step `env_num / worker_num` envs while
+the policy runs batched in this process. Per step and worker, one byte goes down a pipe
+and (usually) zero bytes come back; observations, rewards and end flags are written in
+place into shared arrays (`shared_arrays.py`), so nothing is pickled on the hot path.
+Workers reset finished envs right away, so auto-reset costs no extra round trip.
+
+Faults: an env raising, a worker dying or a step exceeding `step_timeout` restarts that
+worker (at most `max_retry` times in a row). Its envs' episodes in flight are dropped:
+their row in that step reads reward 0, truncated, `info['dropped_episode']`, episode
+return NaN, and `dropped_episodes` counts them; collection goes on from a fresh reset.
+"""
+import multiprocessing
+import os
+import pickle
+import weakref
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+
+import cloudpickle
+import numpy as np
+
+from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
+from ding.envs.env_manager.shared_arrays import SharedArrays
+from ding.envs.env_manager.subprocess_layout import LaunchResources, RemoteEnv, action_kind, array_spec
+from ding.envs.env_manager.subprocess_worker import STEP, STEP_PICKLED, EnvWorker
+from ding.envs.env_manager.worker_pool import WorkerFailure, WorkerHandle, decode, gather
+from ding.utils.registry import ENV_MANAGER_REGISTRY
+
+
+@ENV_MANAGER_REGISTRY.register('subprocess')
+class SubprocessEnvManagerV2(BaseEnvManagerV2):
+    """`SubprocessEnvManagerV2(env_fn=[callable, ...], cfg)`; same interface and same data
+    as `BaseEnvManagerV2` for the same seeds. `env_fn` may hold lambdas (sent with
+    cloudpickle)."""
+    config = dict(
+        type='subprocess',
+        worker_num=None,  # None: one worker per CPU core, at most one per env
+        context='forkserver',  # multiprocessing start method: 'forkserver', 'spawn' or 'fork'
+        max_retry=3,  # restarts of one worker in a row (without a good step between) before giving up
+        step_timeout=None,  # seconds; None waits forever (a worker dying is still noticed)
+        reset_timeout=None,  # seconds, for start-up, seeding and resets
+    )
+    worker_cls = EnvWorker
+
+    def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
+        self._handles: List[WorkerHandle] = []
+        self._shm: Optional[SharedArrays] = None
+        self._resources: Optional[LaunchResources] = None
+        self._lost = set()  # env ids whose episode was lost to a restart, fresh obs waiting
+        self._dropped_now: List[int] = []
+        self._in_flight = None  # (actions, what _send_step returned) between async send and wait
+        self.dropped_episodes = 0
+        self.worker_restarts = 0
+        super().__init__(env_fn, cfg)
+
+    # --- workers ------------------------------------------------------------------------
+    def _worker_groups(self) -> List[List[int]]:
+        count = self._cfg.worker_num or os.cpu_count() or 1
+        count = max(1, min(int(count), self._env_num))
+        return [g.tolist() for g in np.array_split(np.arange(self._env_num), count)]
+
+    def _create_envs(self) -> List[RemoteEnv]:
+        ctx = multiprocessing.get_context(self._cfg.context)
+        if self._cfg.context == 'forkserver':
+            ctx.set_forkserver_preload(['ding.envs.env_manager.subprocess_worker', 'gymnasium'])
+        self._handles = [
+            WorkerHandle(ctx, cloudpickle.dumps([self._env_fn[i] for i in ids]), ids, self.worker_cls)
+            for ids in self._worker_groups()
+        ]
+        self._resources = LaunchResources(self._handles)
+        weakref.finalize(self, self._resources.close)  # also runs at interpreter exit
+        for h in self._handles:
+            h.launch()
+        replies = {h: decode(r) for h, r in gather(self._handles, self._cfg.reset_timeout).items()}
+        failed = [r for r in replies.values() if isinstance(r, WorkerFailure)]
+        if failed:
+            self._resources.close()
+            raise RuntimeError(f'{type(self).__name__}: an env failed to start: {failed[0].text}')
+        obs_space, act_space, rew_space = replies[self._handles[0]]
+        self._shm = self._resources.shm = SharedArrays(array_spec(self._env_num, obs_space, act_space))
+        self._bind_arrays()
+        self._owner = np.repeat(np.arange(len(self._handles)), [len(h.env_ids) for h in self._handles])
+        self._fail_streak = [0] * len(self._handles)
+        self._attach(self._handles)
+        return [RemoteEnv(obs_space, act_space, rew_space) for _ in range(self._env_num)]
+
+    def _bind_arrays(self) -> None:
+        a = self._shm.arrays
+        self._next_obs_shm, self._ready_shm, self._reward_shm = a['next_obs'], a['ready_obs'], a['reward']
+        self._term_shm, self._trunc_shm = a['terminated'], a['truncated']
+        self._flag_shm, self._active_shm, self._action_shm = a['reset_flag'], a['active'], a['action']
+        self._active_shm[:] = True
+        self._active_dirty = False
+        self._action_kind = action_kind(self._action_shm, self._env_num)
+
+    def _attach(self, handles: Sequence[WorkerHandle]) -> None:
+        eager = bool(self._cfg.auto_reset) and np.isinf(float(self._cfg.episode_num))
+        payload = (self._shm.handle, tuple(self._shm.spec['next_obs'][0][1:]), self._action_kind, eager)
+        self._command({h: ('attach', payload) for h in handles}, self._cfg.reset_timeout, restart=False)
+
+    def _command(self, requests: Dict[WorkerHandle, tuple], timeout: Optional[float], restart: bool = True) -> Dict:
+        """Send control commands to several workers at once; on a failure restart the worker
+        (when `restart`) or raise."""
+        failures = {}
+        for h, req in requests.items():
+            failures[h] = h.send(pickle.dumps(req))
+        live = [h for h, f in failures.items() if f is None]
+        results = {h: decode(r) for h, r in gather(live, timeout).items()}
+        results.update({h: f for h, f in failures.items() if f is not None})
+        for h, r in results.items():
+            if isinstance(r, WorkerFailure):
+                if not restart:
+                    raise RuntimeError(f'{type(self).__name__}: worker of envs {h.env_ids} failed: {r.text}')
+                self._restart(h, r)
+        return results
+
+    def _restart(self, handle: WorkerHandle, failure: WorkerFailure) -> None:
+        """Replace a failed worker by a fresh one with its envs seeded and reset; their
+        episodes in flight are lost (reported at the next step)."""
+        k = self._handles.index(handle)
+        while True:
+            self._fail_streak[k] += 1
+            if self._fail_streak[k] > int(self._cfg.max_retry):
+                raise RuntimeError(f'{type(self).__name__}: envs {handle.env_ids} failed {self._fail_streak[k]} times '
+                                   f'in a row (max_retry={self._cfg.max_retry}); last failure: {failure.text}')
+            handle.stop(graceful=False)
+            self.worker_restarts += 1
+            failure = self._revive(handle)
+            if failure is None:
+                self._lost.update(handle.env_ids)
+                return
+
+    def _revive(self, handle: WorkerHandle) -> Optional[WorkerFailure]:
+        timeout = self._cfg.reset_timeout
+        started = handle.start(timeout)
+        if isinstance(started, WorkerFailure):
+            return started
+        self._attach([handle])
+        steps = [('seed', self._seed_payload(handle))] if self._seeds is not None else []
+        steps.append(('reset', [(j, None) for j in range(len(handle.env_ids))]))
+        for req in steps:
+            result = handle.request(*req, timeout)
+            if isinstance(result, WorkerFailure):
+                handle.stop(graceful=False)
+                return result
+        return None
+
+    def _seed_payload(self, handle: WorkerHandle) -> List[tuple]:
+        return [(j, self._seeds[i], self._dynamic_seed) for j, i in enumerate(handle.env_ids)
+                if self._seeds[i] is not None]
+
+    def _apply_seeds(self) -> None:
+        self._command({h: ('seed', self._seed_payload(h)) for h in self._handles}, self._cfg.reset_timeout)
+
+    # --- resets -------------------------------------------------------------------------
+    def _reset_envs(self, env_ids: Sequence[int], params: Mapping[int, dict]) -> None:
+        """Reset in all workers at once; the base class then reads the results."""
+        env_ids = list(env_ids)
+        requests: Dict[WorkerHandle, tuple] = {}
+        for i in env_ids:
+            if 0 <= i < self._env_num:
+                h = self._handles[self._owner[i]]
+                requests.setdefault(h, ('reset', []))[1].append((h.env_ids.index(i), params.get(i)))
+        while requests:  # a restarted worker reset its envs without params: ask again
+            results = self._command(requests, self._cfg.reset_timeout)
+            requests = {h: req for h, req in requests.items() if isinstance(results[h], WorkerFailure)}
+        super()._reset_envs(env_ids, params)
+
+    def _reset_one(self, env_id: int, param: Optional[dict]) -> Any:
+        """The reset obs the worker already wrote (eager auto-reset, `_reset_envs`, or a
+        restart), else one round trip."""
+        while not self._flag_shm[env_id]:
+            h = self._handles[self._owner[env_id]]
+            self._command({h: ('reset', [(h.env_ids.index(env_id), param)])}, self._cfg.reset_timeout)
+        self._flag_shm[env_id] = 0
+        self._lost.discard(env_id)
+        return self._ready_shm[env_id].copy()
+
+    # --- stepping -----------------------------------------------------------------------
+    def step_batch_async(self, actions: Any) -> None:
+        """Send a step to the workers and return at once; `step_batch_wait()` collects it.
+        Lets a sampler run inference for other envs while these step."""
+        if self._closed:
+            self._check_running()
+        if self._in_flight is not None:
+            raise RuntimeError(f'{type(self).__name__}: a step is already in flight; call step_batch_wait() first')
+        self._in_flight = (actions, self._send_step(self._split_actions(actions)))
+
+    def step_batch_wait(self) -> Any:
+        """The `EnvStepBatch` of the step sent by `step_batch_async`."""
+        if self._in_flight is None:
+            raise RuntimeError(f'{type(self).__name__}: no step in flight; call step_batch_async(actions) first')
+        return self.step_batch(self._in_flight[0])
+
+    def _step_envs(self, acts: List[Any]) -> tuple:
+        if self._in_flight is not None:
+            sent, self._in_flight = self._in_flight[1], None
+        else:
+            sent = self._send_step(acts)
+        return self._receive_step(*sent)
+
+    def _send_step(self, acts: List[Any]) -> tuple:
+        if not self._active_ids:
+            raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
+        stepping = self._active
+        if self._lost:
+            stepping = stepping.copy()
+            stepping[list(self._lost)] = False
+        if self._active_dirty or not stepping.all():
+            self._active_shm[:] = stepping
+            self._active_dirty = not stepping.all()
+        msg = self._write_actions(acts)
+        busy = self._handles if stepping.all() else [h for h in self._handles if stepping[h.env_ids].any()]
+        return stepping, {h: h.send(msg) for h in busy}
+
+    def _receive_step(self, stepping: np.ndarray, sent: Dict[WorkerHandle, Any]) -> tuple:
+        replies = gather([h for h, f in sent.items() if f is None], self._cfg.step_timeout)
+        replies.update({h: f for h, f in sent.items() if f is not None})
+        infos = [{} for _ in range(self._env_num)]
+        for h, reply in replies.items():
+            result = decode(reply)
+            if isinstance(result, WorkerFailure):
+                self._restart(h, result)
+                for i in h.env_ids:
+                    infos[i] = {'env_error': result.text}
+                continue
+            self._fail_streak[self._handles.index(h)] = 0
+            if result:
+                for i, info in result.items():
+                    infos[i] = info
+        return self._read_results(stepping, infos)
+
+    def _write_actions(self, acts: List[Any]) -> bytes:
+        if self._action_kind == 'pickled':
+            return STEP_PICKLED + pickle.dumps(acts)
+        self._action_shm[:] = acts
+        return STEP
+
+    def _read_results(self, stepping: np.ndarray, infos: List[dict]) -> tuple:
+        obs = self._next_obs_shm.copy()
+        reward = self._reward_shm.copy()
+        terminated = self._term_shm.copy()
+        truncated = self._trunc_shm.copy()
+        idle = ~stepping
+        if idle.any():
+            obs[idle] = self._obs[idle]
+            reward[idle] = 0.0
+            terminated[idle] = False
+            truncated[idle] = False
+        self._dropped_now = sorted(i for i in self._lost if self._active[i])
+        for i in self._dropped_now:
+            obs[i] = self._obs[i]
+            reward[i] = 0.0
+            terminated[i] = False
+            truncated[i] = True
+            infos[i]['dropped_episode'] = True
+        self.dropped_episodes += len(self._dropped_now)
+        return obs, reward, terminated, truncated, infos
+
+    def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
+                      episode_return: np.ndarray, episode_length: np.ndarray) -> None:
+        super()._end_episodes(ended, infos, next_obs, episode_return, episode_length)
+        for i in self._dropped_now:  # a dropped episode has no return to report
+            episode_return[i] = np.nan
+            episode_length[i] = 0
+            infos[i].pop('eval_episode_return', None)
+        self._dropped_now = []
+
+    # --- lifecycle ----------------------------------------------------------------------
+    def close(self) -> None:
+        self._next_obs_shm = self._ready_shm = self._reward_shm = self._term_shm = None
+        self._trunc_shm = self._flag_shm = self._active_shm = self._action_shm = None
+        if self._resources is not None:
+            self._resources.close()
+        self._handles, self._shm, self._resources = [], None, None
+        self._lost.clear()
+        self._in_flight = None
+        super().close()
+
+    @property
+    def worker_num(self) -> int:
+        return len(self._handles)
+
+    @property
+    def worker_pids(self) -> List[int]:
+        return [h.process.pid for h in self._handles if h.process is not None]

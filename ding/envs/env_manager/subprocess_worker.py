@@ -1,0 +1,164 @@
+"""The loop a subprocess env worker runs: it owns a few envs and steps them on a signal.
+
+Protocol over the worker's pipe (the manager side is `worker_pool.py`):
+- hot path: the manager writes actions into shared memory and sends `b'S'` (or `b'P'` +
+  a pickled action list for spaces that are not arrays); the worker steps its active envs,
+  writes next obs / reward / end flags (and, when the manager asked for eager resets, the
+  reset obs of finished envs) into shared memory, and replies `b''`, or a pickled
+  `('info', {env_id: info})` when some env returned a non-empty info;
+- control: a pickled tuple `(command, payload)`, answered by a pickled `('ok', result)`;
+- any failure answers `('error', kind, text)`: kind 'value' for a wrong observation (the
+  manager raises it), 'env' for an exception inside the env (the manager restarts us).
+"""
+import pickle
+import signal
+import traceback
+from typing import Any, Dict, List, Sequence
+
+import cloudpickle
+import numpy as np
+
+from ding.envs.env_manager.obs_stack import check_obs
+from ding.envs.env_manager.shared_arrays import SharedArrays
+
+STEP, STEP_PICKLED = b'S', b'P'
+
+
+class ObservationError(ValueError):
+    """An env returned an observation of the wrong shape: a bug to report, not a fault to
+    restart from."""
+
+
+def checked_obs(env_id: int, obs: Any, shape: tuple) -> np.ndarray:
+    try:
+        return check_obs(env_id, obs, shape)
+    except ValueError as err:
+        raise ObservationError(str(err)) from None
+
+
+class EnvWorker:
+    """Steps `envs` (global ids `env_ids`) against the shared arrays of the manager."""
+
+    def __init__(self, envs: Sequence[Any], env_ids: Sequence[int]) -> None:
+        self.envs = list(envs)
+        self.ids = list(env_ids)
+        self.lo, self.hi = self.ids[0], self.ids[-1] + 1
+        self.steps = [env.gym_step for env in self.envs]
+        self.shm = None
+
+    # --- control commands ---------------------------------------------------------------
+    def attach(self, payload: tuple) -> None:
+        handle, self.obs_shape, self.action_kind, self.eager_reset = payload
+        if self.shm is not None:
+            self.shm.close()
+        self.shm = SharedArrays(*handle)
+        a = self.shm.arrays
+        self.next_obs, self.ready, self.reward = a['next_obs'], a['ready_obs'], a['reward']
+        self.terminated, self.truncated = a['terminated'], a['truncated']
+        self.reset_flag, self.active, self.action = a['reset_flag'], a['active'], a['action']
+
+    def seed(self, payload: List[tuple]) -> None:
+        for j, seed, dynamic in payload:
+            self.envs[j].seed(seed, dynamic)
+
+    def reset(self, payload: List[tuple]) -> None:
+        """Reset local envs `j` (with DI-engine reset kwargs when given) into `ready_obs`."""
+        for j, param in payload:
+            env = self.envs[j]
+            obs = env.reset(**param) if param else env.gym_reset()[0]
+            self.ready[self.ids[j]] = checked_obs(self.ids[j], obs, self.obs_shape)
+            self.reset_flag[self.ids[j]] = 1
+
+    # --- the hot path ---------------------------------------------------------------------
+    def step(self, actions: Any = None) -> Any:
+        lo, hi = self.lo, self.hi
+        if actions is None:
+            chunk = self.action[lo:hi]
+            actions = chunk.tolist() if self.action_kind == 'discrete' else chunk.copy()
+        active = self.active
+        infos = None
+        for j, step in enumerate(self.steps):
+            i = lo + j
+            if not active[i]:
+                continue
+            obs, reward, terminated, truncated, info = step(actions[j])
+            if np.shape(obs) != self.obs_shape:
+                checked_obs(i, obs, self.obs_shape)  # raises naming the env
+            self.next_obs[i] = obs
+            self.reward[i] = reward
+            self.terminated[i] = terminated
+            self.truncated[i] = truncated
+            if info:
+                infos = infos or {}
+                infos[i] = info
+            if self.eager_reset and (terminated or truncated):
+                self.ready[i] = checked_obs(i, self.envs[j].gym_reset()[0], self.obs_shape)
+                self.reset_flag[i] = 1
+        return infos
+
+    def close(self, payload: Any = None) -> None:
+        for env in self.envs:
+            try:
+                env.close()
+            except Exception:  # noqa: BLE001 - closing must go on for the other envs
+                pass
+        if self.shm is not None:
+            self.shm.close()
+
+
+def worker_main(conn: Any, env_fn_bytes: bytes, env_ids: Sequence[int], worker_cls: type = EnvWorker) -> None:
+    """Process entry: build the envs, report their spaces, then serve commands until
+    'close' or until the manager's end of the pipe goes away."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the manager's to handle
+    try:
+        worker = worker_cls(_make_envs(cloudpickle.loads(env_fn_bytes)), env_ids)
+        env = worker.envs[0]
+        conn.send(('ok', (env.observation_space, env.action_space, getattr(env, 'reward_space', None))))
+    except Exception as err:  # noqa: BLE001 - reported to the manager
+        conn.send(('error', 'env', _describe(err)))
+        return
+    _serve(conn, worker)
+
+
+def _serve(conn: Any, worker: EnvWorker) -> None:
+    handlers: Dict[str, Any] = {name: getattr(worker, name) for name in worker_commands(worker)}
+    while True:
+        try:
+            msg = conn.recv_bytes()
+        except (EOFError, OSError):
+            worker.close()
+            return
+        try:
+            if msg == STEP:
+                infos = worker.step()
+                conn.send_bytes(b'' if infos is None else pickle.dumps(('info', infos)))
+                continue
+            if msg[:1] == STEP_PICKLED:
+                infos = worker.step(pickle.loads(msg[1:]))
+                conn.send_bytes(b'' if infos is None else pickle.dumps(('info', infos)))
+                continue
+            command, payload = pickle.loads(msg)
+            result = handlers[command](payload)
+            conn.send_bytes(pickle.dumps(('ok', result)))
+            if command == 'close':
+                return
+        except ObservationError as err:
+            conn.send_bytes(pickle.dumps(('error', 'value', str(err))))
+        except Exception as err:  # noqa: BLE001 - the manager restarts this worker
+            conn.send_bytes(pickle.dumps(('error', 'env', _describe(err))))
+
+
+def worker_commands(worker: Any) -> List[str]:
+    """Control commands a worker class serves (a subclass may add to `extra_commands`)."""
+    return ['attach', 'seed', 'reset', 'close'] + list(getattr(worker, 'extra_commands', ()))
+
+
+def _make_envs(env_fns: Sequence[Any]) -> List[Any]:
+    from ding.envs.base_env import BaseEnv
+    from ding.envs.ding_env_wrapper import DingEnvWrapper
+    envs = [fn() for fn in env_fns]
+    return [e if isinstance(e, BaseEnv) else DingEnvWrapper(e) for e in envs]
+
+
+def _describe(err: BaseException) -> str:
+    return ''.join(traceback.format_exception(type(err), err, err.__traceback__))[-2000:]

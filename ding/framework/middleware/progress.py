@@ -1,0 +1,140 @@
+"""`progress_reporter`: what a person watching a run wants to see, and the files a plot needs.
+
+- On a terminal: one status line rewritten in place (env steps, env steps/s, train
+  iterations, last evaluation return, ETA when `max_env_step` is set), at most every
+  `refresh_s` seconds.
+- Not on a terminal (a log file, CI): the same text as plain lines every `print_every_s`
+  seconds and at each evaluation.
+- Files: a row at each evaluation and at the end of the run, in `progress.csv` and in
+  `result.json` (one JSON object per line), both rewritten atomically at each row.
+
+Register it right after `RunStateSaver` (or first): its pre-yield part sees the counters a
+resumed run starts from, and drops rows written after that checkpoint, so the files of an
+interrupted-then-resumed run read as one run. Its post-yield part sees the step's results.
+"""
+import csv
+import io
+import json
+import math
+import os
+import sys
+import time
+from typing import Any, Dict, List, Optional, TextIO
+
+from ding.framework.contract import contract
+from ding.framework.middleware import _common
+from ding.framework.middleware.logger import mean_scalars
+from ding.utils.fileio import atomic_write_text
+from ding.utils.run_dir import RunDir
+
+FIXED_COLUMNS = ('env_step', 'train_iter', 'env_episode', 'eval_return_mean', 'eval_return_std', 'eval_episodes',
+                 'time_s', 'env_steps_per_s')
+
+
+def read_rows(path: str) -> List[Dict[str, Any]]:
+    """The rows of a result.json (one JSON object per line); [] when absent."""
+    if not os.path.isfile(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def rows_to_csv(rows: List[Dict[str, Any]]) -> str:
+    columns = list(FIXED_COLUMNS)
+    for row in rows:
+        columns += [k for k in row if k not in columns]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator='\n')
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def format_status(env_step: int, rate: float, train_iter: int, last_eval: Optional[float],
+                  max_env_step: Optional[int]) -> str:
+    """`env_step 12,000/100,000 | 2,400 steps/s | train_iter 6,000 | eval 187.30 | ETA 0:00:32`."""
+    step = f'{env_step:,}' + (f'/{max_env_step:,}' if max_env_step else '')
+    parts = [f'env_step {step}', f'{rate:,.0f} steps/s', f'train_iter {train_iter:,}',
+             'eval -' if last_eval is None else f'eval {last_eval:.2f}']
+    if max_env_step and rate > 0:
+        left = max(0, max_env_step - env_step) / rate
+        parts.append(f'ETA {int(left // 3600)}:{int(left % 3600 // 60):02d}:{int(left % 60):02d}')
+    return ' | '.join(parts)
+
+
+def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh_s: float = 0.5,
+                      print_every_s: float = 30.0, stream: Optional[TextIO] = None, show: bool = True) -> Any:
+    """Live progress (unless `show=False`) plus `progress.csv` / `result.json` under `save_dir`
+    (see the module doc)."""
+    run_dir = RunDir(save_dir)
+    out = stream if stream is not None else sys.stderr
+    tty = bool(getattr(out, 'isatty', lambda: False)())
+    rows: List[Dict[str, Any]] = []
+    clock = {'start': None, 'offset': 0.0, 'last_print': -math.inf, 'rate_t': None, 'rate_step': 0, 'rate': 0.0}
+    last_eval: List[Optional[float]] = [None]
+
+    def _start(ctx: Any) -> None:
+        now = time.perf_counter()
+        clock.update(start=now, rate_t=now, rate_step=ctx.env_step)
+        if ctx.env_step > 0 or ctx.train_iter > 0:  # resumed: keep what the checkpoint had seen
+            rows.extend(r for r in read_rows(run_dir.result_json) if r['env_step'] <= ctx.env_step)
+            if rows:
+                clock['offset'] = float(rows[-1]['time_s'])
+                last_eval[0] = next((r['eval_return_mean'] for r in reversed(rows)
+                                     if r['eval_return_mean'] is not None), None)
+
+    def _rate(ctx: Any, now: float) -> float:
+        dt = now - clock['rate_t']
+        if dt >= 1.0:
+            clock['rate'] = (ctx.env_step - clock['rate_step']) / dt
+            clock['rate_t'], clock['rate_step'] = now, ctx.env_step
+        elif clock['rate'] == 0.0 and dt > 0:
+            return (ctx.env_step - clock['rate_step']) / dt
+        return clock['rate']
+
+    def _write_row(ctx: Any, now: float, rate: float) -> None:
+        returns = (ctx.eval_output or {}).get('episode_return') if math.isfinite(ctx.eval_value) else None
+        row = {'env_step': int(ctx.env_step), 'train_iter': int(ctx.train_iter), 'env_episode': int(ctx.env_episode),
+               'eval_return_mean': float(ctx.eval_value) if returns is not None else None,
+               'eval_return_std': float(_std(returns)) if returns else None,
+               'eval_episodes': len(returns) if returns else None,
+               'time_s': round(clock['offset'] + now - clock['start'], 3), 'env_steps_per_s': round(rate, 1)}
+        row.update({f'train_{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {})
+        if rows and rows[-1]['env_step'] == row['env_step'] and rows[-1]['train_iter'] == row['train_iter']:
+            rows[-1] = row  # the final row of a step that also evaluated
+        else:
+            rows.append(row)
+        atomic_write_text(run_dir.result_json, ''.join(json.dumps(r) + '\n' for r in rows))
+        atomic_write_text(run_dir.progress_csv, rows_to_csv(rows))
+
+    def _show(text: str, final: bool) -> None:
+        if tty:
+            out.write('\r\x1b[2K' + text + ('\n' if final else ''))
+        else:
+            out.write(text + '\n')
+        out.flush()
+
+    def _progress(ctx: Any):
+        if clock['start'] is None:
+            _start(ctx)
+        yield
+        now = time.perf_counter()
+        rate = _rate(ctx, now)
+        evaluated = math.isfinite(ctx.eval_value)
+        finished = bool(_common.current_task().finish)
+        if evaluated:
+            last_eval[0] = float(ctx.eval_value)
+        if evaluated or finished:
+            _write_row(ctx, now, rate)
+        every = refresh_s if tty else print_every_s
+        if show and (evaluated or finished or now - clock['last_print'] >= every):
+            clock['last_print'] = now
+            _show(format_status(ctx.env_step, rate, ctx.train_iter, last_eval[0], max_env_step), finished)
+
+    # Only the kept counters are declared: the step's results are read after the yield.
+    return contract(_progress, reads=('env_step', 'train_iter', 'env_episode'), name='progress_reporter')
+
+
+def _std(values: List[float]) -> float:
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))

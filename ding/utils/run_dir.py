@@ -1,0 +1,105 @@
+"""The layout of a run directory `<exp_name>/`, in one place so the CLI, the middleware and
+the agents agree on it:
+
+    config.yaml        resolved config (written by compile_config)
+    run.json           how the run was started (what `ding resume` needs to rebuild it)
+    progress.csv       one row per log interval (evaluations and the end of the run)
+    result.json        the same rows, one JSON object per line
+    log/               tensorboard events (ding_init)
+    ckpt/              policy checkpoints (CkptSaver) and run_state.pt (exact resume)
+    videos/            renders written by `ding eval --render`
+
+Every file is written atomically (`ding.utils.fileio`); a crash leaves `.<name>.*.tmp`
+litter at worst, which `remove_stale_tmp` clears.
+"""
+import glob
+import json
+import os
+from typing import Any, Dict, Optional
+
+from ding.utils.fileio import atomic_write_json
+
+RUN_STATE_NAME = 'run_state.pt'
+
+
+class RunDir:
+    """Paths inside one run directory (nothing is created until written)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.fspath(root)
+
+    def path(self, *parts: str) -> str:
+        return os.path.join(self.root, *parts)
+
+    @property
+    def config_yaml(self) -> str:
+        return self.path('config.yaml')
+
+    @property
+    def run_json(self) -> str:
+        return self.path('run.json')
+
+    @property
+    def progress_csv(self) -> str:
+        return self.path('progress.csv')
+
+    @property
+    def result_json(self) -> str:
+        return self.path('result.json')
+
+    @property
+    def log_dir(self) -> str:
+        return self.path('log')
+
+    @property
+    def ckpt_dir(self) -> str:
+        return self.path('ckpt')
+
+    @property
+    def videos_dir(self) -> str:
+        return self.path('videos')
+
+    @property
+    def run_state(self) -> str:
+        return self.path('ckpt', RUN_STATE_NAME)
+
+    def read_meta(self) -> Dict[str, Any]:
+        """run.json, or a clear error saying this is not a run directory made by `ding train`."""
+        if not os.path.isfile(self.run_json):
+            raise FileNotFoundError(f'{self.root} is not a run directory started by `ding train` '
+                                    f'(no run.json); found: {sorted(os.listdir(self.root)) if os.path.isdir(self.root) else "nothing"}')
+        with open(self.run_json) as f:
+            return json.load(f)
+
+    def write_meta(self, meta: Dict[str, Any]) -> None:
+        atomic_write_json(self.run_json, meta)
+
+
+def policy_checkpoint(path: str) -> str:
+    """The checkpoint file to evaluate for `path`: the file itself, or in a run directory the
+    best evaluation (`eval.pth.tar`), else `final.pth.tar`, else the newest `iteration_*`."""
+    if os.path.isfile(path):
+        return path
+    ckpt = os.path.join(path, 'ckpt')
+    for name in ('eval.pth.tar', 'final.pth.tar'):
+        if os.path.isfile(os.path.join(ckpt, name)):
+            return os.path.join(ckpt, name)
+    iterations = glob.glob(os.path.join(ckpt, 'iteration_*.pth.tar'))
+    if iterations:
+        return max(iterations, key=lambda p: int(os.path.basename(p).split('_')[1].split('.')[0]))
+    raise FileNotFoundError(f'no checkpoint in {path}: expected a .pth.tar file or a run directory with ckpt/')
+
+
+def run_dir_of(path: str) -> Optional[str]:
+    """The run directory holding `path` (a run directory or a file in its ckpt/), if any."""
+    candidate = path if os.path.isdir(path) else os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    return candidate if os.path.isfile(os.path.join(candidate, 'run.json')) or \
+        os.path.isfile(os.path.join(candidate, 'config.yaml')) else None
+
+
+def remove_stale_tmp(directory: str) -> int:
+    """Delete temporary files an interrupted atomic write left behind; returns how many."""
+    stale = glob.glob(os.path.join(directory, '.*.tmp'))
+    for p in stale:
+        os.unlink(p)
+    return len(stale)

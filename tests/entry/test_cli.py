@@ -1,0 +1,93 @@
+"""The `ding` command line, run in-process: list, errors with choices, train -> files,
+eval with a rendered GIF, resume of a finished run, DI-engine's `-m serial` form."""
+import json
+import os
+
+import pytest
+from PIL import Image
+
+from ding.entry.cli import main
+
+DQN_V1 = ['--algo', 'dqn', '--env', 'CartPole-v1']
+SMALL = json.dumps({'env': {'n_evaluator_episode': 2}, 'policy': {'other': {'replay_buffer': {'replay_buffer_size':
+                                                                                                   1000}}}})
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_list_shows_every_tuned_pair_with_threshold_and_budget(capsys):
+    assert main(['list']) == 0
+    out = capsys.readouterr().out
+    assert 'algorithms: a2c, ddpg, dqn, pg, ppo, sac, td3' in out
+    assert 'envs:       CartPole-v0, CartPole-v1, LunarLander-v3, Pendulum-v1' in out
+    assert '  dqn    CartPole-v1            475   100,000  ' in out
+    assert '  sac    Pendulum-v1           -250    20,000  ' in out
+
+
+@pytest.mark.parametrize('args, message', [
+    (['--algo', 'dqnn', '--env', 'CartPole-v1'],
+     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, ddpg, dqn, pg, ppo, sac, td3"),
+    (['--algo', 'dqn', '--env', 'Pendulum-v1'],
+     "unknown env for dqn 'Pendulum-v1'; valid choices: CartPole-v0, CartPole-v1"),
+    (DQN_V1 + ['--config', '{"policy": {"learn": {"learning_rte": 0.1}}}'], 'cfg.policy.learn.learning_rte'),
+])
+def test_user_mistakes_exit_2_naming_the_valid_choices(in_tmp, capsys, args, message):
+    assert main(['train'] + args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('ding: error: ') and message in err
+    assert os.listdir(in_tmp) == []  # nothing was started
+
+
+def test_unknown_config_key_suggests_the_closest(in_tmp, capsys):
+    assert main(['train'] + DQN_V1 + ['--config', '{"policy": {"learn": {"learning_rte": 0.1}}}']) == 2
+    assert "did you mean 'learning_rate'" in capsys.readouterr().err
+
+
+def test_train_writes_the_run_directory_then_eval_renders_a_gif(in_tmp, capsys):
+    assert main(['train'] + DQN_V1 + ['--max-env-step', '160', '--checkpoint-freq', '80', '--config', SMALL,
+                                      '--exp-name', 'run', '--no-progress']) == 0
+    out = capsys.readouterr().out
+    assert 'finished: env_step=160 ' in out
+    run = in_tmp / 'run'
+    for name in ('config.yaml', 'run.json', 'progress.csv', 'result.json', 'final_ctx.json', 'ckpt/run_state.pt',
+                 'ckpt/final.pth.tar', 'ckpt/eval.pth.tar'):
+        assert (run / name).is_file(), name
+    assert any(n.startswith('events.out.tfevents') for n in os.listdir(run / 'log'))
+    meta = json.loads((run / 'run.json').read_text())
+    assert (meta['algo'], meta['env'], meta['seed'], meta['max_env_step']) == ('dqn', 'CartPole-v1', 0, 160)
+    rows = [json.loads(line) for line in (run / 'result.json').read_text().splitlines()]
+    assert rows[0]['env_step'] == 8 and rows[0]['eval_episodes'] == 2 and rows[-1]['env_step'] == 160
+    assert (run / 'progress.csv').read_text().splitlines()[0].startswith(
+        'env_step,train_iter,env_episode,eval_return_mean,eval_return_std,eval_episodes,time_s,env_steps_per_s')
+
+    assert main(['eval', str(run), '--episodes', '2', '--render', str(run / 'videos' / 'out.gif')]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(':')[0] for line in lines[:2]] == ['Episode #0', 'Episode #1']
+    returns = [float(line.split('reward: ')[1]) for line in lines[:2]]
+    assert lines[2].startswith(f'Mean reward: {sum(returns) / 2:.2f} ')
+    frames = int(sum(returns)) + 2  # CartPole pays 1 per step; one frame per step plus each first frame
+    assert lines[3] == f'video: {run / "videos" / "out.gif"} ({frames} frames)'
+    gif = Image.open(run / 'videos' / 'out.gif')
+    durations = []
+    for i in range(gif.n_frames):
+        gif.seek(i)
+        durations.append(gif.info['duration'])
+    assert gif.size == (600, 400) and sum(durations) == frames * 40  # 25 fps; equal frames merge
+
+    assert main(['resume', str(run)]) == 0
+    assert 'already finished at env_step=160' in capsys.readouterr().out
+
+
+def test_serial_form_runs_a_dizoo_config_once_per_seed(in_tmp, capsys):
+    config = os.path.join(os.path.dirname(__file__), '..', '..', 'dizoo', 'classic_control', 'cartpole', 'config',
+                          'cartpole_dqn_config.py')
+    assert main(['-m', 'serial', '-c', config, '-s', '1', '-s', '2', '--max-env-step', '64']) == 0
+    out = capsys.readouterr().out
+    assert out.count('finished: env_step=64 ') == 2
+    for seed in (1, 2):
+        meta = json.loads((in_tmp / f'cartpole_dqn_seed{seed}' / 'run.json').read_text())
+        assert meta['seed'] == seed and meta['mode'] == 'serial'

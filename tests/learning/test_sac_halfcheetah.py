@@ -1,0 +1,25 @@
+"""HalfCheetah-v5 SAC smoke test: the entry's pipeline runs a few thousand env steps (random
+warm-up, then updates and an evaluation). Skipped when the mujoco extra is not installed."""
+import math
+
+import pytest
+
+from dizoo.mujoco.envs.mujoco_env import mujoco_available
+
+pytestmark = pytest.mark.skipif(not mujoco_available(),
+                                reason='mujoco not installed: pip install "ding[mujoco]" to run the HalfCheetah test')
+
+SMALL = dict(
+    env=dict(evaluator_env_num=1, n_evaluator_episode=1),
+    policy=dict(random_collect_size=1000, model=dict(actor_head_hidden_size=64, critic_head_hidden_size=64),
+                learn=dict(batch_size=64), eval=dict(evaluator=dict(eval_freq=1000))),
+)
+
+
+def test_sac_halfcheetah_pipeline_runs(tmp_path):
+    from dizoo.mujoco.entry.mujoco_offpolicy import train
+    history = train('halfcheetah', 'sac', seed=0, max_env_step=2000, exp_name=str(tmp_path / 'hc'),
+                    overrides=SMALL, torch_threads=1, save_cfg=False)
+    assert [h['train_iter'] for h in history] == [0, 1000]
+    assert history[-1]['env_step'] == 1999
+    assert all(math.isfinite(h['eval_value']) for h in history)
