@@ -2,9 +2,11 @@
 
 The check catches the typical wiring mistake: a middleware reads a ctx field that nothing
 before it writes (a learner registered before its data fetcher, a forgotten pusher). Kept
-fields are exempt (they carry over from earlier steps), and so is everything after a
-middleware without a declared contract, since it may write anything.
+fields are exempt (they carry over from earlier steps), so are fields whose default is a
+usable value rather than None (`collect_kwargs = {}` is an optional input), and so is
+everything after a middleware without a declared contract, since it may write anything.
 """
+import dataclasses
 import warnings
 from typing import Callable, List, Sequence
 
@@ -35,6 +37,7 @@ def wiring_problems(middlewares: Sequence[Callable], ctx: Context) -> List[str]:
     """Messages for reads that nothing earlier writes, and for fields `ctx` does not declare."""
     declared = field_names(type(ctx))
     kept = ctx.kept_names
+    optional = {f.name for f in dataclasses.fields(ctx) if _default_of(f) is not None}
     written = {'total_step'}  # set by the task itself every step
     problems = []
     for i, fn in enumerate(middlewares):
@@ -45,10 +48,18 @@ def wiring_problems(middlewares: Sequence[Callable], ctx: Context) -> List[str]:
             if field not in declared:
                 problems.append(f'middleware #{i} {name} uses ctx.{field}, which {type(ctx).__name__} does not declare')
         for field in fn.reads:
-            if field in declared and field not in kept and field not in written:
+            if field in declared and field not in kept | optional and field not in written:
                 problems.append(f'middleware #{i} {name} reads ctx.{field} but no middleware before it writes it')
         written.update(fn.writes)
     return problems
+
+
+def _default_of(f: dataclasses.Field):
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
 
 
 def warn_wiring(middlewares: Sequence[Callable], ctx: Context) -> List[str]:

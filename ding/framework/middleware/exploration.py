@@ -1,18 +1,9 @@
 """Epsilon-greedy exploration: the schedule is read at `ctx.env_step` and handed to the
 collector through `ctx.collect_kwargs['eps']`."""
-import math
-from typing import Any, Callable
+from typing import Any
 
 from ding.framework.contract import contract, require_config
-
-
-def epsilon_schedule(eps_type: str, start: float, end: float, decay: int) -> Callable[[int], float]:
-    """exp: end + (start - end) * exp(-step / decay); linear: start -> end over `decay` steps."""
-    if eps_type == 'exp':
-        return lambda step: end + (start - end) * math.exp(-step / decay)
-    if eps_type == 'linear':
-        return lambda step: max(end, start - (start - end) * step / decay)
-    raise ValueError(f"cfg.policy.other.eps.type must be 'exp' or 'linear', got {eps_type!r}")
+from ding.rl_utils.exploration import get_epsilon_greedy_fn
 
 
 def eps_greedy_handler(cfg: Any) -> Any:
@@ -20,7 +11,7 @@ def eps_greedy_handler(cfg: Any) -> Any:
     keys = [f'policy.other.eps.{k}' for k in ('type', 'start', 'end', 'decay')]
     require_config(cfg, 'eps_greedy_handler', *keys)
     eps = cfg.policy.other.eps
-    schedule = epsilon_schedule(eps.type, eps.start, eps.end, eps.decay)
+    schedule = get_epsilon_greedy_fn(eps.start, eps.end, eps.decay, eps.type)
 
     def _eps_greedy(ctx: Any):
         ctx.collect_kwargs['eps'] = schedule(ctx.env_step)
