@@ -57,7 +57,8 @@ def run_pipeline(async_mode: bool, env_steps: int, updates: int, worker_num: int
     """Env steps/s from the first collected step to the last (start-up excluded)."""
     cfg = slow_dqn_config(updates)
     set_pkg_seed(cfg.seed, use_cuda=False)
-    env = SubprocessEnvManagerV2([lambda: SlowCartPoleEnv() for _ in range(8)], dict(cfg.env.manager, worker_num=worker_num))
+    env = SubprocessEnvManagerV2([lambda: SlowCartPoleEnv() for _ in range(8)],
+                                 dict(cfg.env.manager, worker_num=worker_num))
     env.seed(cfg.seed)
     env.launch()
     policy = DQNPolicy(cfg.policy, model=DQN(**cfg.policy.model))

@@ -17,6 +17,8 @@ _EXPORTS = {
     'GymVectorEnvManager': 'env_manager.gym_vector_env_manager',
     'EnvPoolEnvManager': 'env_manager.envpool_env_manager',
     'AutoEnvManager': 'env_manager.auto_env_manager',
+    'AlternatingSampler': 'env_manager.alternating_sampler',
+    'WorkerInferenceSampler': 'env_manager.worker_inference',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 

@@ -120,12 +120,13 @@ class Policy:
             with self._weights_lock:
                 model = copy.deepcopy(self._model)
                 model.eval()
-                entry = self._modes[mode] = [model, self._weights_version]
+                # (destination, source) tensor lists, built once: a refresh is one fused copy.
+                dst = [*model.parameters(), *model.buffers()]
+                src = [*self._model.parameters(), *self._model.buffers()]
+                entry = self._modes[mode] = [model, self._weights_version, dst, src]
         if entry[1] != self._weights_version:
-            with self._weights_lock:
-                src = self._model.state_dict(keep_vars=False)
-                for k, v in entry[0].state_dict(keep_vars=False).items():
-                    v.copy_(src[k])
+            with self._weights_lock, torch.no_grad():
+                torch._foreach_copy_(entry[2], entry[3])
                 entry[1] = self._weights_version
         return entry[0]
 

@@ -47,11 +47,16 @@ class QACPolicyBase(Policy):
         """(obs, action, reward, next_obs, done, nstep, weight) from a learner batch.
 
         `done` is *terminated* (zeros when `learn.ignore_done`); `nstep` is present only after
-        `nstep_reward_enhancer`; `weight` only for prioritized replay with IS weights."""
+        `nstep_reward_enhancer`; `weight` is the `priority_IS` column (prioritized replay) when `priority_IS_weight`."""
         done = data.done
         if self._ignore_done:
             done = torch.zeros_like(data.reward if data.reward.dim() == 1 else data.reward[:, 0])
-        weight = data.get('weight') if self._cfg.priority_IS_weight else None
+        weight = None
+        if self._cfg.priority_IS_weight:
+            if 'priority_IS' not in data:
+                raise KeyError(f'{type(self).__name__}: priority_IS_weight=True needs the batch column priority_IS '
+                               f'(a prioritized replay buffer); columns: {sorted(data.keys())}')
+            weight = data.priority_IS
         return data.obs, data.action, data.reward, data.next_obs, done, data.get('nstep'), weight
 
     def _apply_gradients(self, total_loss: torch.Tensor) -> None:

@@ -127,6 +127,19 @@ def test_wrong_observation_shape_raises_naming_the_env():
         m.close()
 
 
+def test_slow_env_is_registered_cartpole_with_busy_work():
+    import math
+    from ding.utils.registry import ENV_REGISTRY
+    from dizoo.classic_control.slow_env.envs.slow_cartpole_env import burn_cpu
+    assert ENV_REGISTRY.lookup('slow_cartpole') is SlowCartPoleEnv
+    assert burn_cpu(3) == 1.0 + math.sqrt(2)
+    slow, plain = SlowCartPoleEnv(dict(busy_loops=5)), DingEnvWrapper(gymnasium.make('CartPole-v1'))
+    for env in (slow, plain):
+        env.seed(3)
+    assert np.array_equal(slow.reset(), plain.reset())
+    assert np.array_equal(slow.step(1).obs, plain.step(1).obs)  # CartPole's own dynamics
+
+
 def test_slow_env_runs_and_close_leaves_no_child():
     m = SubprocessEnvManagerV2([lambda: SlowCartPoleEnv(dict(busy_loops=10)) for _ in range(4)], dict(worker_num=2))
     m.seed(0)
@@ -141,3 +154,22 @@ def test_slow_env_runs_and_close_leaves_no_child():
     assert m.ready_obs.shape == (4, 4) and set(m.worker_pids).isdisjoint(pids)
     m.close()
     assert multiprocessing.active_children() == []
+
+
+def test_async_step_gives_the_same_result_and_checks_its_order():
+    sub, serial = SubprocessEnvManagerV2(counting_fns(2), dict(worker_num=2)), BaseEnvManagerV2(counting_fns(2))
+    try:
+        for m in (sub, serial):
+            m.seed(1)
+            m.launch()
+        with pytest.raises(RuntimeError, match='no step in flight'):
+            sub.step_batch_wait()
+        sub.step_batch_async(np.array([2, 0]))
+        with pytest.raises(RuntimeError, match='already in flight'):
+            sub.step_batch_async(np.array([2, 0]))
+        got, want = sub.step_batch_wait(), serial.step_batch(np.array([2, 0]))
+        assert got.reward.tolist() == want.reward.tolist() == [3.0, 1.0]
+        assert np.array_equal(got.next_obs, want.next_obs) and np.array_equal(sub.ready_obs, serial.ready_obs)
+    finally:
+        sub.close()
+        serial.close()

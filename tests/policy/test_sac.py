@@ -82,3 +82,16 @@ def test_learns_the_best_action_of_a_bandit():
         policy.learn_mode.forward(bandit_batch(64, seed=step))
     action = policy.eval_mode.forward_batch(np.ones((1, 2), np.float32))['action'].item()
     assert action == pytest.approx(0.5, abs=0.1)
+
+
+def test_prioritized_replay_returns_priorities_and_zero_weights_freeze_the_critic():
+    policy = make_policy()
+    policy._cfg.priority, policy._cfg.priority_IS_weight = True, True
+    batch = random_batch()
+    batch['priority_IS'] = np.zeros(len(batch), np.float32)
+    critic = params(policy._model.critic_params())
+    out = policy.learn_mode.forward(batch)
+    assert out['priority'].shape == (32, ) and (out['priority'] >= 0).all()
+    assert same(critic, policy._model.critic_params())
+    with pytest.raises(KeyError, match='priority_IS'):
+        policy.learn_mode.forward(random_batch())

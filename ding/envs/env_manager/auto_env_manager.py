@@ -8,6 +8,8 @@ candidate at start-up (about a second) settle it, and the log says what was meas
 
 `AutoEnvManager(env_fn, cfg)` returns the chosen manager itself (closed, as a newly built
 manager is; the probing does not consume any seeded episode), with `auto_report` attached.
+The candidates are probed side by side, in interleaved chunks, and the best chunk of each
+counts, so that load from other processes during start-up biases the choice less.
 """
 import logging
 import os
@@ -45,27 +47,36 @@ class AutoEnvManager:
 
     def __new__(cls, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> Any:
         cfg = deep_merge(cls.default_config(), cfg or {})
-        rates: Dict[str, float] = {}
+        managers: Dict[str, Any] = {}
         skipped: Dict[str, str] = {}
-        best, best_manager = None, None
-        for name in applicable_candidates(cfg.auto_candidates, len(env_fn)):
-            try:
-                manager = ENV_MANAGER_REGISTRY.lookup(name)(env_fn, dict(cfg, type=name))
-            except Exception as err:  # noqa: BLE001 - a candidate that cannot run is skipped
-                skipped[name] = f'{type(err).__name__}: {err}'
-                continue
-            try:
-                rates[name] = probe_rate(manager, int(cfg.auto_probe_steps), int(cfg.auto_warmup_steps))
-            finally:
+        try:
+            for name in applicable_candidates(cfg.auto_candidates, len(env_fn)):
+                try:
+                    managers[name] = start_candidate(name, env_fn, cfg)
+                except Exception as err:  # noqa: BLE001 - a candidate that cannot run is skipped
+                    skipped[name] = f'{type(err).__name__}: {err}'
+            if not managers:
+                raise RuntimeError(f'env_manager auto: no candidate manager could run these envs: {skipped}')
+            rates = probe_rates(managers, int(cfg.auto_probe_steps), int(cfg.auto_warmup_steps))
+        finally:
+            for manager in managers.values():
                 manager.close()
-            if best is None or rates[name] > rates[best]:
-                best, best_manager = name, manager
-        if best is None:
-            raise RuntimeError(f'env_manager auto: no candidate manager could run these envs: {skipped}')
+        best = max(rates, key=rates.get)
         report = dict(picked=best, env_steps_per_s=rates, skipped=skipped, probe_steps=int(cfg.auto_probe_steps))
         logger.info(explain(report, len(env_fn)))
-        best_manager.auto_report = report
-        return best_manager
+        managers[best].auto_report = report
+        return managers[best]
+
+
+def start_candidate(name: str, env_fn: Sequence[Callable[[], Any]], cfg: Mapping) -> Any:
+    manager = ENV_MANAGER_REGISTRY.lookup(name)(env_fn, dict(cfg, type=name))
+    try:
+        manager.seed(0)
+        manager.launch()
+    except BaseException:
+        manager.close()
+        raise
+    return manager
 
 
 def applicable_candidates(candidates: Sequence[str], env_num: int) -> list:
@@ -74,19 +85,26 @@ def applicable_candidates(candidates: Sequence[str], env_num: int) -> list:
     return [c for c in candidates if parallel or c not in ('subprocess', 'gym_vector')]
 
 
-def probe_rate(manager: Any, steps: int, warmup: int) -> float:
-    """Env steps per second over `steps` batched steps of random actions."""
-    manager.seed(0)
-    manager.launch()
-    space, n = manager.action_space, manager.env_num
+def probe_rates(managers: Dict[str, Any], steps: int, warmup: int, rounds: int = 2) -> Dict[str, float]:
+    """Env steps per second of each manager over `steps` batched steps of random actions,
+    split into `rounds` interleaved chunks (so a burst of load from elsewhere hits all
+    candidates alike); the best chunk of each counts."""
+    first = next(iter(managers.values()))
+    space, n = first.action_space, first.env_num
     space.seed(0)
     actions = [np.stack([space.sample() for _ in range(n)]) for _ in range(8)]
-    for t in range(warmup):
-        manager.step_batch(actions[t % 8])
-    start = time.perf_counter()
-    for t in range(steps):
-        manager.step_batch(actions[t % 8])
-    return steps * n / (time.perf_counter() - start)
+    for manager in managers.values():
+        for t in range(warmup):
+            manager.step_batch(actions[t % 8])
+    chunk = max(1, steps // rounds)
+    rates = {name: 0.0 for name in managers}
+    for _ in range(rounds):
+        for name, manager in managers.items():
+            start = time.perf_counter()
+            for t in range(chunk):
+                manager.step_batch(actions[t % 8])
+            rates[name] = max(rates[name], chunk * n / (time.perf_counter() - start))
+    return rates
 
 
 def explain(report: Dict[str, Any], env_num: int) -> str:

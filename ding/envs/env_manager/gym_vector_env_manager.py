@@ -120,6 +120,11 @@ class GymVectorEnvManager(BaseEnvManagerV2):
                 obs[i] = final[i]
         return obs, reward, terminated, truncated, infos
 
+    @property
+    def worker_pids(self) -> List[int]:
+        """The AsyncVectorEnv's worker processes (none for 'sync')."""
+        return [p.pid for p in getattr(self._vec, 'processes', [])]
+
     def close(self) -> None:
         if self._vec is not None:
             self._vec.close()

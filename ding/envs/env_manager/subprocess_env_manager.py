@@ -15,6 +15,7 @@ return NaN, and `dropped_episodes` counts them; collection goes on from a fresh 
 import multiprocessing
 import os
 import pickle
+import sys
 import weakref
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
@@ -29,6 +30,14 @@ from ding.envs.env_manager.worker_pool import WorkerFailure, WorkerHandle, decod
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
+def forkserver_preload() -> List[str]:
+    """Modules the fork server imports once, so that a worker (re)start is a fork, not ~1 s
+    of imports: each child re-imports the user's main script, whose heavy imports (torch
+    above all) are then already there. Only modules this process has imported are listed."""
+    heavy = [name for name in ('numpy', 'gymnasium', 'torch') if name in sys.modules]
+    return heavy + ['ding.envs.env_manager.subprocess_worker']
+
+
 @ENV_MANAGER_REGISTRY.register('subprocess')
 class SubprocessEnvManagerV2(BaseEnvManagerV2):
     """`SubprocessEnvManagerV2(env_fn=[callable, ...], cfg)`; same interface and same data
@@ -41,6 +50,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         max_retry=3,  # restarts of one worker in a row (without a good step between) before giving up
         step_timeout=None,  # seconds; None waits forever (a worker dying is still noticed)
         reset_timeout=None,  # seconds, for start-up, seeding and resets
+        shared_memory=True,  # DI-engine's key, accepted: array observations always go through shared memory
     )
     worker_cls = EnvWorker
 
@@ -64,19 +74,25 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
     def _create_envs(self) -> List[RemoteEnv]:
         ctx = multiprocessing.get_context(self._cfg.context)
         if self._cfg.context == 'forkserver':
-            ctx.set_forkserver_preload(['ding.envs.env_manager.subprocess_worker', 'gymnasium'])
+            ctx.set_forkserver_preload(forkserver_preload())
         self._handles = [
             WorkerHandle(ctx, cloudpickle.dumps([self._env_fn[i] for i in ids]), ids, self.worker_cls)
             for ids in self._worker_groups()
         ]
         self._resources = LaunchResources(self._handles)
         weakref.finalize(self, self._resources.close)  # also runs at interpreter exit
+        try:
+            return self._start_workers()
+        except BaseException:
+            self._resources.close()
+            raise
+
+    def _start_workers(self) -> List[RemoteEnv]:
         for h in self._handles:
             h.launch()
         replies = {h: decode(r) for h, r in gather(self._handles, self._cfg.reset_timeout).items()}
         failed = [r for r in replies.values() if isinstance(r, WorkerFailure)]
         if failed:
-            self._resources.close()
             raise RuntimeError(f'{type(self).__name__}: an env failed to start: {failed[0].text}')
         obs_space, act_space, rew_space = replies[self._handles[0]]
         self._shm = self._resources.shm = SharedArrays(array_spec(self._env_num, obs_space, act_space))

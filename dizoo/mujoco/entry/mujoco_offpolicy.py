@@ -26,7 +26,8 @@ def load_config(env: str, algo: str, seed: int, exp_name: Optional[str] = None, 
 def train(env: str = 'halfcheetah', algo: str = 'sac', seed: int = 0, max_env_step: int = int(1e6),
           exp_name: Optional[str] = None, overrides: Optional[Dict] = None, torch_threads: int = 1,
           save_cfg: bool = True, extra_middleware: Sequence[Callable] = ()) -> List[Dict[str, Any]]:
-    """Returns the evaluation history (see `run_offpolicy`). One torch thread: two were 15x slower per update on the 2-core machine."""
+    """Returns the evaluation history (see `run_offpolicy`). One torch thread: two were 15x
+    slower per update on the shared 2-core machine."""
     cfg = load_config(env, algo, seed, exp_name, overrides, save_cfg)
     return run_offpolicy(cfg, lambda: MujocoEnv(cfg.env), POLICIES[algo], max_env_step, torch_threads,
                          extra_middleware)
