@@ -6,12 +6,14 @@ EXTRAS = {
     'mujoco': ['gymnasium[mujoco]>=1.0'],
     'atari': ['ale-py>=0.9'],
     'dist': ['ray>=2.9'],
+    'envpool': ['envpool'],
     'compat': ['DI-toolkit'],
     'plot': ['matplotlib>=3.7'],
     'video': ['imageio>=2.30', 'pillow>=10'],
     'test': ['pytest>=7', 'pytest-timeout>=2'],
 }
-EXTRAS['all'] = sorted({req for reqs in EXTRAS.values() for req in reqs})
+# envpool has no wheel for every Python; it stays out of 'all'.
+EXTRAS['all'] = sorted({req for name, reqs in EXTRAS.items() if name != 'envpool' for req in reqs})
 
 setup(
     name='ding',

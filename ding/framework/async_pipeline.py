@@ -28,6 +28,7 @@ the learner already finished step k or when max_lag=0 or the learner has fresh_w
 A stage always sees its own earlier writes (a collector's env_step is exact).
 """
 import queue
+import sys
 import threading
 from typing import Callable, List, Optional
 
@@ -86,6 +87,10 @@ class AsyncPipeline:
         """Feed steps until max_step, finish or an error; returns the last completed ctx."""
         if not self._stages:
             return self._first_ctx
+        # Stage hand-offs wait on the GIL; a short switch interval lets a stage that released it
+        # (env stepping, torch kernels) get it back sooner. Restored when the run ends.
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch_interval, 0.0005))
         for stage in self._stages:
             stage.thread = threading.Thread(
                 target=self._stage_loop, args=(stage, ), name=f'ding-stage-{middleware_name(stage.fn)}', daemon=True
@@ -99,6 +104,7 @@ class AsyncPipeline:
             self._stages[0].inbox.put(None)
             for stage in self._stages:
                 stage.thread.join()
+            sys.setswitchinterval(switch_interval)
         if self._error is not None:
             raise self._error
         self._ledger.load(self._last_ctx)

@@ -1,5 +1,7 @@
 import math
 
+import numpy as np
+
 import pytest
 
 from ding.framework.context import OnlineRLContext
@@ -90,3 +92,24 @@ def test_eps_greedy_masker():
     ctx = OnlineRLContext()
     drive(eps_greedy_masker(), ctx)
     assert ctx.collect_kwargs == {'eps': -1}
+
+
+class _DroppingEnvManager(MockEnvManager):
+    """Like MockEnvManager, but env 0's first episode is dropped (a crashed worker): NaN return."""
+
+    def step_batch(self, actions):
+        result = super().step_batch(actions)
+        if not getattr(self, '_dropped', False) and result.truncated[0] | result.terminated[0]:
+            self._dropped = True
+            result.episode_return[0] = np.nan
+        return result
+
+
+def test_evaluator_replays_an_episode_a_crashed_worker_dropped(fake_task):
+    env = _DroppingEnvManager(lengths=[2, 3])
+    evaluator = interaction_evaluator(make_cfg(env__n_evaluator_episode=2, env__stop_value=100), MockActingPolicy(),
+                                      env)
+    ctx = OnlineRLContext()
+    evaluator(ctx)
+    assert ctx.eval_output['episode_return'] == [2.0, 6.0]  # no NaN, env 0 played a second episode
+    assert len(env.actions) == 4

@@ -96,7 +96,8 @@ class InferenceEnvWorker(EnvWorker):
 class WorkerInferenceSampler(SubprocessEnvManagerV2):
     """`WorkerInferenceSampler(env_fn, actor_fn, state_dict, cfg)`; `publish(state_dict)`
     after each update; `collect(**kwargs)` -> (Batch of `env_num * rollout_len` env-major
-    rows, returns of the episodes that ended)."""
+    rows, returns of the episodes that ended). Episode bookkeeping lives in the workers
+    here, so drive it with `collect` only, not mixed with `step_batch`."""
     config = dict(type='worker_inference', rollout_len=16)
     worker_cls = InferenceEnvWorker
 

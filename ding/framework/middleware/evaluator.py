@@ -39,10 +39,12 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float
         result = env.step_batch(policy.forward_batch(env.ready_obs)['action'])
         ended = np.flatnonzero((result.terminated | result.truncated) & (remaining > 0))
         if len(ended):
+            policy.reset(ended.tolist())
+            # A return of NaN marks an episode a crashed env worker dropped: replay it, do not count it.
+            ended = ended[~np.isnan(result.episode_return[ended])]
             for i in ended:
                 returns[i].append(float(result.episode_return[i]))
             remaining[ended] -= 1
-            policy.reset(ended.tolist())
     return [r for env_returns in returns for r in env_returns]
 
 
