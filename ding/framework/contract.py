@@ -13,7 +13,7 @@ anything writes it, and in async mode to decide which stages may overlap.
 """
 from typing import Any, Callable, Optional, Sequence
 
-from ding.utils.keys import closest, lookup  # noqa: F401  (re-exported)
+from ding.utils.keys import lookup
 
 
 def contract(

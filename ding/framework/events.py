@@ -38,10 +38,6 @@ class EventBus:
             else:
                 self._handlers.pop(event, None)
 
-    def listeners(self, event: str) -> List[Handler]:
-        with self._cv:
-            return [h for h, _ in self._handlers.get(event, [])]
-
     def emit(self, event: str, *args: Any, **kwargs: Any) -> None:
         with self._cv:
             handlers = self._handlers.get(event, [])

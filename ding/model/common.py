@@ -1,4 +1,4 @@
-"""Building blocks shared by the models: an MLP trunk and a linear head."""
+"""Building blocks shared by the models: MLPs, the vector and image encoders, and shape helpers."""
 from typing import Sequence, Type
 
 import torch

@@ -9,7 +9,7 @@ from typing import Dict, List
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.onpolicy_base import OnPolicyBase
+from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.a2c import a2c_loss
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.utils.registry import POLICY_REGISTRY
@@ -28,14 +28,11 @@ class A2CPolicy(OnPolicyBase):
             entropy_weight=0.01,
             adv_norm=True,
         ),
-        collect=dict(unroll_len=1, discount_factor=0.99, gae_lambda=0.95),
+        collect=dict(gae_lambda=0.95),
     )
 
     def _forward_learn(self, data: Batch) -> List[Dict[str, float]]:
-        missing = [c for c in TRAIN_COLUMNS if c not in data]
-        if missing:
-            raise KeyError(f'A2CPolicy needs columns {missing} in its train data (has {sorted(data.keys())}); '
-                           f"put gae_estimator before the learner")
+        require_columns(data, TRAIN_COLUMNS, type(self).__name__, 'gae_estimator')
         n = len(data)
         batch_size = min(int(self._cfg.learn.batch_size), n)
         order = torch.randperm(n, device=self._device)

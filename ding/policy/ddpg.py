@@ -25,21 +25,15 @@ class DDPGPolicy(QACPolicyBase):
                    actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
                    critic_head_layer_num=1),
         learn=dict(
-            update_per_collect=1,
             batch_size=256,
             learning_rate_actor=1e-3,
             learning_rate_critic=1e-3,
-            target_theta=0.005,
-            discount_factor=0.99,
             actor_update_freq=1,
             noise=False,  # target policy smoothing (TD3)
             noise_sigma=0.2,
             noise_range=dict(min=-0.5, max=0.5),
-            ignore_done=False,
         ),
-        collect=dict(n_sample=1, unroll_len=1, noise_sigma=0.1),
-        eval=dict(evaluator=dict(eval_freq=5000)),
-        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
+        collect=dict(noise_sigma=0.1),
     )
 
     def default_model(self) -> nn.Module:

@@ -8,39 +8,26 @@ from torch import nn
 
 from ding.data.batch import Batch
 from ding.model.qac import DiscreteQAC
-from ding.policy.qac_base import QACPolicyBase
+from ding.policy.sac_base import SACPolicyBase
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
 from ding.utils.registry import POLICY_REGISTRY
 
 
 @POLICY_REGISTRY.register('discrete_sac')
-class DiscreteSACPolicy(QACPolicyBase):
+class DiscreteSACPolicy(SACPolicyBase):
     """collect: a ~ softmax(logit). eval: argmax logit."""
     config = dict(
         type='discrete_sac',
-        random_collect_size=0,
         model=dict(obs_shape=None, action_shape=None, twin_critic=True, encoder_hidden_size_list=[64],
                    actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
                    critic_head_layer_num=1),
         learn=dict(
-            update_per_collect=1,
             batch_size=64,
-            learning_rate_q=3e-4,
-            learning_rate_policy=3e-4,
-            learning_rate_alpha=3e-4,
-            target_theta=0.005,
-            discount_factor=0.99,
-            alpha=0.2,
-            auto_alpha=True,
             # None: 0.5 * log(n_actions). The paper's 0.98 * log(n) asks for a near-uniform
             # policy and drives alpha up without bound on easy tasks.
             target_entropy=None,
-            ignore_done=False,
         ),
-        collect=dict(n_sample=1, unroll_len=1),
-        eval=dict(evaluator=dict(eval_freq=5000)),
-        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
     )
 
     def default_model(self) -> nn.Module:
@@ -48,15 +35,7 @@ class DiscreteSACPolicy(QACPolicyBase):
 
     def _init_learn(self) -> None:
         self._check_model()
-        learn = self._cfg.learn
-        groups = [
-            {'params': self._model.critic_params(), 'lr': learn.learning_rate_q},
-            {'params': self._model.actor_params(), 'lr': learn.learning_rate_policy},
-            *self._setup_temperature(default_target_entropy=0.5 * math.log(self._model.action_dim)),
-        ]
-        self._setup_learner(groups)
-        self._target_critic = self._target_model.critic_params()
-        self._online_critic = self._model.critic_params()
+        self._setup_sac_learner(default_target_entropy=0.5 * math.log(self._model.action_dim))
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
@@ -71,10 +50,7 @@ class DiscreteSACPolicy(QACPolicyBase):
         loss_q, td_abs = critic_loss(q, target, weight)
         loss_pi, entropy = discrete_sac_actor_loss(q_all.detach(), model.compute_actor(obs)['logit'], alpha)
         loss_alpha = alpha_loss(self._log_alpha, entropy, self._target_entropy)
-        total = loss_q + loss_pi + (loss_alpha if self._auto_alpha else 0.0)
-        self._apply_gradients(total)
-        self._update_target(self._online_critic, self._target_critic)
-        self._learn_iter += 1
+        total = self._sac_update(loss_q, loss_pi, loss_alpha)
         stats = self._to_floats({
             'total_loss': total,
             'critic_loss': loss_q,

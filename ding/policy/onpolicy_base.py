@@ -6,7 +6,7 @@ evaluating takes the distribution's mode. For continuous actions with `action_bo
 the env receives the sample clipped to [-bound, bound] while the transition also keeps the
 unclipped sample as `raw_action`, so the learner scores exactly what was sampled.
 """
-from typing import Any, Dict, Union
+from typing import Any, Dict, Sequence, Union
 
 import torch
 from torch.distributions import Categorical, Independent, Normal
@@ -32,6 +32,14 @@ def sample_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]):
     dist = action_distribution(logit)
     action = dist.sample()
     return action, dist.log_prob(action)
+
+
+def require_columns(data: Batch, columns: Sequence[str], owner: str, producer: str) -> None:
+    """Fail with the middleware to add when the train data lacks a column the update reads."""
+    missing = [c for c in columns if c not in data]
+    if missing:
+        raise KeyError(f'{owner} needs columns {missing} in its train data (has {sorted(data.keys())}); '
+                       f'put {producer} before the learner')
 
 
 def greedy_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> torch.Tensor:

@@ -9,7 +9,7 @@ from typing import Dict
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.onpolicy_base import OnPolicyBase
+from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.pg import pg_loss
 from ding.utils.registry import POLICY_REGISTRY
@@ -20,7 +20,7 @@ class PGPolicy(OnPolicyBase):
     config = dict(
         type='pg',
         learn=dict(learning_rate=1e-3, entropy_weight=0.01, return_norm=True),
-        collect=dict(n_episode=8, unroll_len=1, discount_factor=0.99),
+        collect=dict(n_episode=8),
     )
     has_critic = False
 
@@ -29,10 +29,7 @@ class PGPolicy(OnPolicyBase):
         return PG(**self._cfg.model)
 
     def _forward_learn(self, data: Batch) -> Dict[str, float]:
-        missing = [c for c in ('obs', 'action', 'return') if c not in data]
-        if missing:
-            raise KeyError(f'PGPolicy needs columns {missing} in its train data (has {sorted(data.keys())}); '
-                           f'put montecarlo_return_estimator before the learner')
+        require_columns(data, ('obs', 'action', 'return'), type(self).__name__, 'montecarlo_return_estimator')
         cfg = self._cfg.learn
         logit = self._model(data['obs'], mode='compute_actor')['logit']
         logp, entropy = self._evaluate_actions(logit, self._learn_action(data))

@@ -69,7 +69,7 @@ class RandomPolicy:
         return self.forward_batch(data, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
-        # process_transition, get_train_sample, reset, get_attribute, cfg, ...
+        # the rest of the mode's interface (process_transition, reset, ...) is the wrapped mode's
         if name.startswith('_'):
             raise AttributeError(name)
         return getattr(self._mode, name)

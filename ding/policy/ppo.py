@@ -10,7 +10,7 @@ from typing import Dict, List
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.onpolicy_base import OnPolicyBase
+from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppo import ppo_loss
 from ding.utils.registry import POLICY_REGISTRY
@@ -25,17 +25,15 @@ class PPOPolicy(OnPolicyBase):
         learn=dict(
             epoch_per_collect=10,
             batch_size=64,
-            learning_rate=3e-4,
             clip_ratio=0.2,
             # clip the value update around the collected value too (off by default: with
             # unnormalised returns a 0.2 clip slows the critic down a lot)
             value_clip=False,
             value_weight=0.5,
-            entropy_weight=0.0,
             # normalise advantages per minibatch
             adv_norm=True,
         ),
-        collect=dict(unroll_len=1, discount_factor=0.99, gae_lambda=0.95),
+        collect=dict(gae_lambda=0.95),
     )
 
     def _forward_learn(self, data: Batch) -> List[Dict[str, float]]:
@@ -68,9 +66,6 @@ class PPOPolicy(OnPolicyBase):
 
 def train_columns(data: Batch, owner: str) -> Batch:
     """Only the columns the update reads (so minibatch indexing copies nothing else)."""
-    missing = [c for c in TRAIN_COLUMNS + ('action', ) if c not in data]
-    if missing:
-        raise KeyError(f'{owner} needs columns {missing} in its train data (has {sorted(data.keys())}); '
-                       f"put gae_estimator before the learner so 'adv' and 'return' exist")
+    require_columns(data, TRAIN_COLUMNS + ('action', ), owner, 'gae_estimator')
     keys = TRAIN_COLUMNS + ('action', ) + (('raw_action', ) if 'raw_action' in data else ())
     return Batch({k: data[k] for k in keys})

@@ -1,5 +1,5 @@
 """What SAC, discrete SAC, TD3 and DDPG learners share: a frozen target copy of the model, one
-fused Adam over parameter groups (critic, actor, temperature) stepped after a *single* backward
+fused Adam over parameter groups (critic, actor; SAC adds its temperature) stepped after a *single* backward
 pass of the summed losses, polyak target updates, and the batch columns they read.
 
 One optimizer and one backward per update (instead of three) is where the learner's speed
@@ -8,7 +8,6 @@ comes from: the actor's loss is computed with the critic's weights detached
 with exactly its own gradient.
 """
 import copy
-import math
 from typing import Any, Dict, List, Optional, Sequence
 
 import torch
@@ -21,7 +20,10 @@ from ding.rl_utils.qac_targets import soft_update
 class QACPolicyBase(Policy):
     config = dict(
         random_collect_size=0,
-        learn=dict(target_theta=0.005, discount_factor=0.99, ignore_done=False),
+        learn=dict(target_theta=0.005, discount_factor=0.99),
+        collect=dict(n_sample=1),
+        eval=dict(evaluator=dict(eval_freq=5000)),
+        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
     )
     # model methods a subclass needs; checked at construction for a clear error
     required_model_methods: Sequence[str] = ('compute_actor', 'q_all', 'actor_params', 'critic_params')
@@ -80,32 +82,11 @@ class QACPolicyBase(Policy):
     def _priority(self, td_abs: torch.Tensor) -> Dict[str, Any]:
         return {'priority': td_abs.cpu().numpy()} if self._cfg.priority else {}
 
-    def _setup_temperature(self, default_target_entropy: float) -> List[Dict[str, Any]]:
-        """SAC's entropy temperature alpha = exp(log_alpha), from `learn.alpha`, `learn.auto_alpha`,
-        `learn.target_entropy` (None: the default given), `learn.learning_rate_alpha`.
-        Returns the optimizer group for log_alpha ([] when alpha is fixed)."""
-        learn = self._cfg.learn
-        self._auto_alpha = bool(learn.auto_alpha)
-        self._log_alpha = torch.nn.Parameter(torch.tensor(math.log(learn.alpha), device=self._device),
-                                             requires_grad=self._auto_alpha)
-        target = learn.target_entropy
-        self._target_entropy = float(default_target_entropy if target is None else target)
-        return [{'params': [self._log_alpha], 'lr': learn.learning_rate_alpha}] if self._auto_alpha else []
-
-    def _extra_state(self) -> Dict[str, Any]:
-        return {'log_alpha': self._log_alpha.detach().clone()} if hasattr(self, '_log_alpha') else {}
-
-    def _load_extra_state(self, state: Dict[str, Any]) -> None:
-        if 'log_alpha' in state and hasattr(self, '_log_alpha'):
-            with torch.no_grad():
-                self._log_alpha.copy_(state['log_alpha'])
-
     def _state_dict_learn(self) -> Dict[str, Any]:
         return {
             'model': self._model.state_dict(),
             'target_model': self._target_model.state_dict(),
             'optimizer': self._optimizer.state_dict(),
-            **self._extra_state(),
         }
 
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
@@ -114,4 +95,3 @@ class QACPolicyBase(Policy):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
         if hasattr(self, '_optimizer') and 'optimizer' in state:
             self._optimizer.load_state_dict(state['optimizer'])
-        self._load_extra_state(state)

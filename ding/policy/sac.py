@@ -7,14 +7,14 @@ from torch import nn
 
 from ding.data.batch import Batch
 from ding.model.qac import ContinuousQAC
-from ding.policy.qac_base import QACPolicyBase
+from ding.policy.sac_base import SACPolicyBase
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 
 
 @POLICY_REGISTRY.register('sac')
-class SACPolicy(QACPolicyBase):
+class SACPolicy(SACPolicyBase):
     """learn: one update of twin soft-Q critics, actor and temperature from a replay batch.
     collect: a ~ tanh(N(mu, sigma)). eval: a = tanh(mu)."""
     config = dict(
@@ -24,22 +24,10 @@ class SACPolicy(QACPolicyBase):
                    actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
                    critic_head_layer_num=1),
         learn=dict(
-            update_per_collect=1,
             batch_size=256,
-            learning_rate_q=3e-4,
-            learning_rate_policy=3e-4,
-            learning_rate_alpha=3e-4,
-            target_theta=0.005,
-            discount_factor=0.99,
-            alpha=0.2,  # initial temperature (the fixed one when auto_alpha=False)
-            auto_alpha=True,
             target_entropy=None,  # None: -action_dim
             init_w=3e-3,  # the actor's output layer starts in U(-init_w, init_w): near-zero mean actions
-            ignore_done=False,
         ),
-        collect=dict(n_sample=1, unroll_len=1),
-        eval=dict(evaluator=dict(eval_freq=5000)),
-        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
     )
 
     def default_model(self) -> nn.Module:
@@ -53,14 +41,7 @@ class SACPolicy(QACPolicyBase):
         with torch.no_grad():
             for p in self._model.actor_out.parameters():
                 p.uniform_(-learn.init_w, learn.init_w)
-        groups = [
-            {'params': self._model.critic_params(), 'lr': learn.learning_rate_q},
-            {'params': self._model.actor_params(), 'lr': learn.learning_rate_policy},
-            *self._setup_temperature(default_target_entropy=-self._model.action_dim),
-        ]
-        self._setup_learner(groups)
-        self._target_critic = self._target_model.critic_params()
-        self._online_critic = self._model.critic_params()
+        self._setup_sac_learner(default_target_entropy=-self._model.action_dim)
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
@@ -75,10 +56,7 @@ class SACPolicy(QACPolicyBase):
         new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
-        total = loss_q + loss_pi + (loss_alpha if self._auto_alpha else 0.0)
-        self._apply_gradients(total)
-        self._update_target(self._online_critic, self._target_critic)
-        self._learn_iter += 1
+        total = self._sac_update(loss_q, loss_pi, loss_alpha)
         stats = self._to_floats({
             'total_loss': total,
             'critic_loss': loss_q,

@@ -1,7 +1,7 @@
 """Losses and estimators, each one readable function: TD, GAE, PPO, A2C, PG, SAC/TD3 targets."""
 from ding.utils.lazy import lazy_exports
 
-# Each engineer adds the functions of their module here: {name: module}.
+# public name -> the module defining it; imported on first use
 _EXPORTS = {
     # off-policy actor-critic (SAC, TD3, DDPG)
     'nstep_return': 'qac_targets',

@@ -1,6 +1,6 @@
 """Nested-dict helpers used by class default configs and `compile_config`."""
 import copy
-from typing import Any, Mapping
+from typing import Mapping
 
 from easydict import EasyDict
 

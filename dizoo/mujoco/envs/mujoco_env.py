@@ -5,6 +5,7 @@ As for Pendulum, `act_scale=True` makes the env take actions in [-1, 1] (what th
 output) and map them to the env's bounds; for HalfCheetah and Hopper the bounds already are
 [-1, 1]. Falling over (Hopper) is a termination; the 1000-step cap is a truncation.
 """
+import importlib
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,7 @@ def make_mujoco(env_id: str, act_scale: bool = True) -> Any:
 def mujoco_available() -> bool:
     """Whether the mujoco extra is installed (for skipping tests and benchmarks)."""
     try:
-        import mujoco  # noqa: F401
+        importlib.import_module('mujoco')
     except ImportError:
         return False
     return True

@@ -1,2 +1,4 @@
 """LunarLander env for ding (`env.type='lunarlander'`)."""
-from .lunarlander_env import LunarLanderEnv  # noqa: F401  (registers 'lunarlander')
+from .lunarlander_env import LunarLanderEnv  # importing registers env type 'lunarlander'
+
+__all__ = ['LunarLanderEnv']

@@ -6,16 +6,11 @@
 Prints one line per evaluation and leaves the run directory `<exp_name>/`: config.yaml,
 tensorboard events, ckpt/ (iteration / eval / final checkpoints), final_ctx.json.
 """
-import argparse
-import copy
-import importlib
-import logging
 import warnings
 
 import gymnasium as gym
 import torch
 
-from ding.config import compile_config
 from ding.data import DequeBuffer
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper
 from ding.framework import ding_init, task
@@ -26,6 +21,8 @@ from ding.framework.middleware import (CkptSaver, OffPolicyLearner, StepCollecto
 from ding.model import DQN
 from ding.policy import DQNPolicy
 from ding.utils import set_pkg_seed
+from dizoo.common.cli import run_from_command_line
+from dizoo.common.config_loader import load_config as load_config_module
 
 CONFIGS = {
     'v0': ('dizoo.classic_control.cartpole.config.cartpole_dqn_config', 'CartPole-v0'),
@@ -40,12 +37,11 @@ def make_env(env_id: str) -> DingEnvWrapper:
 
 
 def load_config(name: str, seed: int, exp_name: str = None):
+    """(compiled config, gym env id) of the `--config` variant `name`."""
+    if name not in CONFIGS:
+        raise ValueError(f'unknown config {name!r}; valid: {sorted(CONFIGS)}')
     module_name, env_id = CONFIGS[name]
-    module = importlib.import_module(module_name)
-    main_config = copy.deepcopy(module.main_config)
-    main_config.exp_name = exp_name or main_config.exp_name.replace('seed0', f'seed{seed}')
-    cfg = compile_config(main_config, create_cfg=copy.deepcopy(module.create_config), auto=True, seed=seed)
-    return cfg, env_id
+    return load_config_module(module_name, seed, exp_name), env_id
 
 
 def main(seed: int = 0, config: str = 'v0', max_env_step: int = int(1e5), exp_name: str = None) -> OnlineRLContext:
@@ -81,16 +77,5 @@ def main(seed: int = 0, config: str = 'v0', max_env_step: int = int(1e5), exp_na
         return task.ctx
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--seed', type=int, default=0)
-    parser.add_argument('--config', choices=sorted(CONFIGS), default='v0')
-    parser.add_argument('--max-env-step', type=int, default=int(1e5))
-    parser.add_argument('--exp-name', default=None)
-    return parser.parse_args()
-
-
 if __name__ == '__main__':
-    logging.basicConfig(level=logging.INFO, format='%(asctime)s %(name)s: %(message)s', datefmt='%H:%M:%S')
-    args = parse_args()
-    main(seed=args.seed, config=args.config, max_env_step=args.max_env_step, exp_name=args.exp_name)
+    run_from_command_line(main, __doc__)

@@ -1,2 +1,4 @@
 """Pendulum env for ding (`env.type='pendulum'`)."""
-from .pendulum_env import PendulumEnv  # noqa: F401  (registers 'pendulum')
+from .pendulum_env import PendulumEnv  # importing registers env type 'pendulum'
+
+__all__ = ['PendulumEnv']

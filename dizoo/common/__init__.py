@@ -1,0 +1,1 @@
+"""Plumbing the dizoo entry scripts share: config loading, command lines and the pipelines."""

@@ -1,0 +1,48 @@
+"""The on-policy pipeline the PPO, A2C and PG entries run, top to bottom:
+
+    evaluator -> StepCollector -> gae_estimator -> multistep_trainer            (PPO, A2C)
+    evaluator -> EpisodeCollector -> montecarlo_return_estimator -> trainer     (PG: whole episodes)
+              -> CkptSaver -> online_logger -> termination_checker
+"""
+from typing import Any, Callable
+
+import torch
+
+from ding.envs import BaseEnvManagerV2
+from ding.framework import ding_init, task
+from ding.framework.context import OnlineRLContext
+from ding.framework.middleware import (CkptSaver, EpisodeCollector, StepCollector, gae_estimator,
+                                       interaction_evaluator, montecarlo_return_estimator, multistep_trainer,
+                                       online_logger, termination_checker, trainer)
+from ding.utils import set_pkg_seed
+
+
+def run_onpolicy(cfg: Any, make_env: Callable[[], Any], policy_cls: type, model_cls: type, max_env_step: int,
+                 log_freq: int = 50, ckpt_freq: int = 100, whole_episodes: bool = False) -> OnlineRLContext:
+    """Train on a compiled `cfg` with envs from `make_env()` until the greedy evaluation reaches
+    `cfg.env.stop_value` or `max_env_step` env steps; returns the final ctx. `log_freq` and
+    `ckpt_freq` count train iterations."""
+    torch.set_num_threads(1)
+    ding_init(cfg)
+    with task.start(async_mode=False, ctx=OnlineRLContext()):
+        collector_env = BaseEnvManagerV2(env_fn=[make_env] * cfg.env.collector_env_num, cfg=cfg.env.manager)
+        evaluator_env = BaseEnvManagerV2(env_fn=[make_env] * cfg.env.evaluator_env_num, cfg=cfg.env.manager)
+        set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
+        policy = policy_cls(cfg.policy, model=model_cls(**cfg.policy.model))
+
+        task.use(interaction_evaluator(cfg, policy.eval_mode, evaluator_env))
+        if whole_episodes:
+            task.use(EpisodeCollector(cfg, policy.collect_mode, collector_env))
+            task.use(montecarlo_return_estimator(policy))
+            task.use(trainer(cfg, policy.learn_mode, log_freq=log_freq))
+        else:
+            task.use(StepCollector(cfg, policy.collect_mode, collector_env))
+            task.use(gae_estimator(cfg, policy.collect_mode))
+            task.use(multistep_trainer(policy.learn_mode, log_freq=log_freq))
+        task.use(CkptSaver(policy, cfg.exp_name, train_freq=ckpt_freq))
+        task.use(online_logger(train_show_freq=log_freq))
+        task.use(termination_checker(max_env_step=max_env_step))
+        task.run()
+        collector_env.close()
+        evaluator_env.close()
+        return task.ctx
