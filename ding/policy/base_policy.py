@@ -216,7 +216,8 @@ class LearnMode(_Mode):
         p = self._policy
         batch = as_batch(data).to_torch(p._device)
         with p._weights_lock:
-            p._model.train()
+            if not p._model.training:
+                p._model.train()
             out = p._forward_learn(batch)
             p.publish_weights()
         return out
