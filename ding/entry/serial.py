@@ -2,7 +2,8 @@
 
 `-s` may repeat (one run per seed, run directories `<exp_name>_seed<N>` when several).
 `serial` and `serial_onpolicy` run the pipeline the policy's config implies (off-policy,
-on-policy, or episodes for PG; see `ding.entry.pipeline`); `eval` evaluates a checkpoint (`--ckpt`, default the run's best) of the
+on-policy, or episodes for PG; see `ding.entry.pipeline`); `eval` evaluates a checkpoint
+(`--ckpt`, default the run's best) of the
 run directory the config names.
 """
 import argparse

@@ -66,8 +66,9 @@ class RunDir:
     def read_meta(self) -> Dict[str, Any]:
         """run.json, or a clear error saying this is not a run directory made by `ding train`."""
         if not os.path.isfile(self.run_json):
+            found = sorted(os.listdir(self.root)) if os.path.isdir(self.root) else 'nothing'
             raise FileNotFoundError(f'{self.root} is not a run directory started by `ding train` '
-                                    f'(no run.json); found: {sorted(os.listdir(self.root)) if os.path.isdir(self.root) else "nothing"}')
+                                    f'(no run.json); found: {found}')
         with open(self.run_json) as f:
             return json.load(f)
 

@@ -9,8 +9,9 @@ from PIL import Image
 from ding.entry.cli import main
 
 DQN_V1 = ['--algo', 'dqn', '--env', 'CartPole-v1']
-SMALL = json.dumps({'env': {'n_evaluator_episode': 2}, 'policy': {'other': {'replay_buffer': {'replay_buffer_size':
-                                                                                                   1000}}}})
+SMALL = json.dumps({'env': {'n_evaluator_episode': 2},
+                    'policy': {'collect': {'n_sample': 8}, 'learn': {'update_per_collect': 4},
+                               'other': {'replay_buffer': {'replay_buffer_size': 1000}}}})
 
 
 @pytest.fixture

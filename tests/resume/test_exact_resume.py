@@ -12,8 +12,10 @@ import torch
 
 # Small enough to run in well under a minute on two busy cores, long enough for several
 # checkpoints, evaluations and target-network updates before and after the kill.
-OVERRIDES = {'env': {'n_evaluator_episode': 5}, 'policy': {'eval': {'evaluator': {'eval_freq': 150}},
-                                                           'other': {'replay_buffer': {'replay_buffer_size': 4000}}}}
+OVERRIDES = {'env': {'n_evaluator_episode': 5},
+             'policy': {'collect': {'n_sample': 8}, 'learn': {'update_per_collect': 4},
+                        'eval': {'evaluator': {'eval_freq': 150}},
+                        'other': {'replay_buffer': {'replay_buffer_size': 4000}}}}
 MAX_ENV_STEP = 1600
 CHECKPOINT_FREQ = 200
 

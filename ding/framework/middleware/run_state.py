@@ -16,8 +16,9 @@ Restoring at the start of the next step therefore continues the same computation
 
 Envs: an env in mid-episode cannot in general be rebuilt from a seed, so the collector
 manager's envs are pickled as objects (gymnasium classic-control envs pickle with their
-physics state, TimeLimit counter and np_random; cloudpickle for wrappers holding closures) along with the manager's per-env episode
-bookkeeping and its action space's generator (used by random warm-up). Evaluator envs need
+physics state, TimeLimit counter and np_random; cloudpickle for wrappers holding closures)
+along with the manager's per-env episode bookkeeping and its action space's generator
+(used by random warm-up). Evaluator envs need
 nothing: every evaluation reseeds them. A manager that runs envs in other processes cannot
 be pickled this way; it may offer `state_dict()` / `load_state_dict()`, else the saver
 refuses at construction.
@@ -169,7 +170,8 @@ class RunStateSaver:
     def __init__(self, save_dir: str, policy: Any, buffer_: Any = None, env: Any = None, every_env_step: int = 10000,
                  resume: bool = False, extra: Optional[Dict[str, Any]] = None) -> None:
         if every_env_step is None or int(every_env_step) <= 0:
-            raise ValueError(f'RunStateSaver: every_env_step must be a positive number of env steps, got {every_env_step}')
+            raise ValueError(f'RunStateSaver: every_env_step must be a positive number of env steps, '
+                             f'got {every_env_step}')
         if env is not None:
             check_env_snapshot(env)
         self.ckpt_dir = os.path.join(os.fspath(save_dir), 'ckpt')
