@@ -29,12 +29,14 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper, GymVectorEnvManager, SubprocessEnvManagerV2  # noqa: E402
 from ding.envs.env_manager.alternating_sampler import AlternatingSampler  # noqa: E402
 from ding.envs.env_manager.auto_env_manager import AutoEnvManager  # noqa: E402
 from ding.envs.env_manager.transition_columns import TransitionColumns  # noqa: E402
 from ding.envs.env_manager.worker_inference import EpsGreedyActor, WorkerInferenceSampler  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402
+from machine_load import CpuTimes, IndependentProcs  # noqa: E402
 from dizoo.classic_control.slow_env.envs import make_slow_cartpole  # noqa: E402
 
 ENVS = {
@@ -43,6 +45,7 @@ ENVS = {
     'slow_cartpole': (make_slow_cartpole, 4, 2),
 }
 AUTO_CHOICES = ('serial', 'subprocess', 'gym_vector_async')  # the managers `auto` probes
+PROCESS_MODES = ('subprocess', 'alternating', 'worker_inference')  # ours, envs in worker processes
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results')
 
 
@@ -171,6 +174,7 @@ def build_runners(env_name, n, steps):
         'auto': lambda: ManagerRunner(auto, forward),
         'bare_sync_vector': lambda: BareVectorRunner(make_env, n, forward, False),
         'bare_async_vector': lambda: BareVectorRunner(make_env, n, forward, True),
+        'no_ipc_ceiling': lambda: IndependentProcs(make_env, n, procs=2),
     }
     return {name: make() for name, make in runners.items()}, auto.auto_report
 
@@ -192,30 +196,36 @@ def measure(env_name, n, steps, rounds):
     runners, auto_report = build_runners(env_name, n, steps)
     rates = {name: [] for name in runners}
     cpu = {name: [] for name in runners}
+    steal = {name: [] for name in runners}
     try:
         for r in runners.values():
             r.run(20)  # warm-up
         for _ in range(rounds):
             for name, runner in runners.items():
                 c0, t0 = cpu_seconds(runner.pids), time.perf_counter()
-                runner.run(steps)
+                with CpuTimes() as machine:
+                    runner.run(steps)
                 wall = time.perf_counter() - t0
                 rates[name].append(steps * n / wall)
                 cpu[name].append((cpu_seconds(runner.pids) - c0) / wall)
+                steal[name].append(machine.fractions['steal'])
     finally:
         for r in runners.values():
             r.close()
     median = {k: statistics.median(v) for k, v in rates.items()}
-    best = max((k for k in median if not k.startswith('bare') and k != 'auto'), key=median.get)
+    best = max((k for k in median if not k.startswith('bare') and k not in ('auto', 'no_ipc_ceiling')), key=median.get)
     best_manager = max(AUTO_CHOICES, key=median.get)  # what auto chooses between
     return dict(env=env_name, env_num=n, steps_per_round=steps, rounds=rounds,
                 env_steps_per_s=median, all_rounds=rates,
                 cores_busy={k: statistics.median(v) for k, v in cpu.items()},
+                cpu_stolen={k: statistics.median(v) for k, v in steal.items()},
                 env_steps_per_core_s={k: statistics.median(r / max(c, 1e-9) for r, c in zip(rates[k], cpu[k]))
                                       for k in rates},
                 auto_picked=auto_report['picked'], auto_probe=auto_report['env_steps_per_s'], best_mode=best,
                 best_manager=best_manager,
                 ratios=dict(subprocess_vs_serial=median['subprocess'] / median['serial'],
+                            ceiling_vs_serial=median['no_ipc_ceiling'] / median['serial'],
+                            best_process_mode_vs_ceiling=max(median[k] for k in PROCESS_MODES) / median['no_ipc_ceiling'],
                             subprocess_vs_bare_async=median['subprocess'] / median['bare_async_vector'],
                             serial_vs_bare_sync=median['serial'] / median['bare_sync_vector'],
                             auto_vs_best_manager=median['auto'] / median[best_manager],
@@ -223,14 +233,22 @@ def measure(env_name, n, steps, rounds):
 
 
 def markdown(results):
-    modes = list(results[0]['env_steps_per_s'])
-    lines = ['| env (x%d) | ' % results[0]['env_num'] + ' | '.join(modes) + ' | auto picked | subproc/serial | '
-             'subproc/bare async | auto/best manager |', '|---' * (len(modes) + 5) + '|']
-    for r in results:
-        rates = ' | '.join(f"{r['env_steps_per_s'][m]:,.0f}" for m in modes)
-        q = r['ratios']
-        lines.append(f"| {r['env']} | {rates} | {r['auto_picked']} | {q['subprocess_vs_serial']:.2f} | "
-                     f"{q['subprocess_vs_bare_async']:.2f} | {q['auto_vs_best_manager']:.2f} |")
+    """One table of rates (a row per mode), one of the ratios the bars name."""
+    envs = [r['env'] for r in results]
+    lines = [f"| mode (x{results[0]['env_num']} envs) | " + ' | '.join(envs) + ' |', '|---' * (len(envs) + 1) + '|']
+    for m in results[0]['env_steps_per_s']:
+        cells = [f"{r['env_steps_per_s'][m]:,.0f} ({100 * r['cpu_stolen'][m]:.0f}%)" for r in results]
+        lines.append(f'| {m} | ' + ' | '.join(cells) + ' |')
+    lines += ['', 'env steps/s, median over rounds (in brackets: share of CPU time stolen by the hypervisor '
+              'during that mode\'s rounds).', '',
+              '| ratio | ' + ' | '.join(envs) + ' |', '|---' * (len(envs) + 1) + '|']
+    names = dict(subprocess_vs_serial='subprocess / serial', ceiling_vs_serial='no-IPC 2-process ceiling / serial',
+                 best_process_mode_vs_ceiling='best process mode / ceiling',
+                 subprocess_vs_bare_async='subprocess / bare AsyncVectorEnv', serial_vs_bare_sync='serial / bare SyncVectorEnv',
+                 auto_vs_best_manager='auto / best manager it chooses from')
+    for key, label in names.items():
+        lines.append(f'| {label} | ' + ' | '.join(f"{r['ratios'][key]:.2f}" for r in results) + ' |')
+    lines.append('| auto picked | ' + ' | '.join(r['auto_picked'] for r in results) + ' |')
     return '\n'.join(lines) + '\n'
 
 

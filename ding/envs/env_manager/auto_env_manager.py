@@ -31,7 +31,8 @@ class AutoEnvManager:
     config = dict(
         type='auto',
         auto_candidates=('base_v2', 'subprocess', 'gym_vector'),
-        auto_probe_steps=200,  # timed steps per candidate, after `auto_warmup_steps`
+        auto_probe_steps=240,  # timed steps per candidate, after `auto_warmup_steps`
+        auto_probe_rounds=4,  # the timed steps come in this many interleaved chunks; the best chunk counts
         auto_warmup_steps=20,
     )
 
@@ -57,7 +58,8 @@ class AutoEnvManager:
                     skipped[name] = f'{type(err).__name__}: {err}'
             if not managers:
                 raise RuntimeError(f'env_manager auto: no candidate manager could run these envs: {skipped}')
-            rates = probe_rates(managers, int(cfg.auto_probe_steps), int(cfg.auto_warmup_steps))
+            rates = probe_rates(managers, int(cfg.auto_probe_steps), int(cfg.auto_warmup_steps),
+                                int(cfg.auto_probe_rounds))
         finally:
             for manager in managers.values():
                 manager.close()
@@ -85,7 +87,7 @@ def applicable_candidates(candidates: Sequence[str], env_num: int) -> list:
     return [c for c in candidates if parallel or c not in ('subprocess', 'gym_vector')]
 
 
-def probe_rates(managers: Dict[str, Any], steps: int, warmup: int, rounds: int = 2) -> Dict[str, float]:
+def probe_rates(managers: Dict[str, Any], steps: int, warmup: int, rounds: int = 4) -> Dict[str, float]:
     """Env steps per second of each manager over `steps` batched steps of random actions,
     split into `rounds` interleaved chunks (so a burst of load from elsewhere hits all
     candidates alike); the best chunk of each counts."""

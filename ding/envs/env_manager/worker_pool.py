@@ -46,11 +46,16 @@ class WorkerHandle:
     def launch(self) -> None:
         """Start the process without waiting; its first reply carries the env spaces."""
         parent, child = self._ctx.Pipe()
-        self.process = self._ctx.Process(target=worker_main, daemon=True, name=f'ding-env-worker-{self.env_ids[0]}',
-                                         args=(child, self._env_fn_bytes, self.env_ids, self._worker_cls))
-        self.process.start()
-        child.close()  # so that the worker dying shows up as EOF on our end
-        self.conn = parent
+        process = self._ctx.Process(target=worker_main, daemon=True, name=f'ding-env-worker-{self.env_ids[0]}',
+                                    args=(child, self._env_fn_bytes, self.env_ids, self._worker_cls))
+        try:
+            process.start()
+        except BaseException:
+            parent.close()  # a process that never started has nothing to stop
+            raise
+        finally:
+            child.close()  # so that the worker dying shows up as EOF on our end
+        self.process, self.conn = process, parent
 
     def send(self, msg: bytes) -> Optional[WorkerFailure]:
         try:
@@ -90,6 +95,8 @@ class WorkerHandle:
 def gather(handles: Iterable[WorkerHandle], timeout: Optional[float]) -> Dict[WorkerHandle, Any]:
     """Wait for one reply from each handle: raw reply bytes, or a WorkerFailure for a
     worker that died or did not answer within `timeout` seconds (None: no limit)."""
+    if timeout is None:  # no deadline: plain blocking reads, no selector set up per step
+        return {h: _receive(h) for h in handles}
     pending = {h.conn: h for h in handles}
     results: Dict[WorkerHandle, Any] = {}
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -102,13 +109,17 @@ def gather(handles: Iterable[WorkerHandle], timeout: Optional[float]) -> Dict[Wo
             break
         for conn in ready:
             h = pending.pop(conn)
-            try:
-                results[h] = conn.recv_bytes()
-            except (EOFError, OSError):
-                h.process.join(0.1)
-                results[h] = WorkerFailure('died', f'worker of envs {h.env_ids} exited '
-                                           f'(exit code {h.process.exitcode})')
+            results[h] = _receive(h)
     return results
+
+
+def _receive(h: WorkerHandle) -> Any:
+    """One reply of `h` (blocking), or a WorkerFailure when its process is gone."""
+    try:
+        return h.conn.recv_bytes()
+    except (EOFError, OSError):
+        h.process.join(0.1)
+        return WorkerFailure('died', f'worker of envs {h.env_ids} exited (exit code {h.process.exitcode})')
 
 
 def decode(reply: Any) -> Any:
