@@ -101,7 +101,7 @@ class AlternatingRunner:
         self.s.launch()
 
     def run(self, steps):
-        return self.s.collect(self.forward, steps)[0]
+        return self.s.collect_steps(self.forward, steps)[0]
 
     @property
     def pids(self):

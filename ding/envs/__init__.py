@@ -31,4 +31,5 @@ ENV_MANAGER_REGISTRY.declare(__name__, {
     'gym_vector': 'env_manager.gym_vector_env_manager',
     'envpool': 'env_manager.envpool_env_manager',
     'auto': 'env_manager.auto_env_manager',
+    'alternating': 'env_manager.alternating_sampler',
 })

@@ -50,7 +50,7 @@ def test_alternating_sampler_gives_the_serial_data():
     sampler = AlternatingSampler(cartpole_fns(5), dict(worker_num=2))
     sampler.seed(11)
     reset_calls = []
-    batch, episodes = sampler.collect(lambda o: sign_policy(o), 40, reset=reset_calls.extend, extra_keys=('value', ))
+    batch, episodes = sampler.collect_steps(lambda o: sign_policy(o), 40, reset=reset_calls.extend, extra_keys=('value', ))
     sampler.close()
     obs, action, reward, next_obs, term, trunc = serial_rollout(5, 11, 40, sign_policy)
     assert len(batch) == 200 and batch.env_id.tolist() == np.repeat(np.arange(5), 40).tolist()

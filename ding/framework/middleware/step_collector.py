@@ -3,6 +3,11 @@
 One policy forward on the stacked observations and one `env.step_batch` per env step; the
 results go straight into `[B, T]` arrays allocated once per call, so the emitted Batch is
 env-major (all rows of env 0 in time order, then env 1, ...) by a reshape, without a copy.
+
+An env that offers the sampler protocol (`env.collect_steps(forward, steps, kwargs, reset,
+extra_keys) -> (Batch, episodes)`, docs/internals.md) runs the rollout itself, e.g. the
+alternating sampler overlapping one env group's forward with the other's step; the ctx
+fields written are the same either way.
 """
 from typing import Any, Dict, List
 
@@ -33,6 +38,7 @@ class StepCollector:
             from ding.policy import get_random_policy
             self._random_policy = get_random_policy(cfg.policy, policy, env)
         self._extra_keys = tuple(getattr(policy, 'transition_keys', ()))
+        self._sampler = getattr(env, 'collect_steps', None)
         env.seed(cfg.seed)
         contract(self, reads=('env_step', 'collect_kwargs'),
                  writes=('trajectories', 'trajectory_end_idx', 'env_step', 'env_episode'))
@@ -47,11 +53,22 @@ class StepCollector:
             policy, target = self._policy, self._target
         n_env = env.env_num
         steps = -(-target // n_env)
-        batch, episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {})
+        if self._sampler is not None:
+            batch, episodes = self._sample(policy, steps, n_env, ctx.collect_kwargs or {})
+        else:
+            batch, episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {})
         ctx.trajectories = batch
         ctx.trajectory_end_idx = list(range(steps - 1, steps * n_env, steps))
         ctx.env_step += steps * n_env
         ctx.env_episode += episodes
+
+    def _sample(self, policy: Any, steps: int, n_env: int, kwargs: Dict[str, Any]):
+        """The rollout run by the env's sampler protocol."""
+        batch, episodes = self._sampler(policy.forward_batch, steps, kwargs, policy.reset, self._extra_keys)
+        if len(batch) != steps * n_env:
+            raise RuntimeError(f'{type(self._env).__name__}.collect_steps returned {len(batch)} rows, '
+                               f'expected {steps} steps x {n_env} envs = {steps * n_env}')
+        return batch, episodes
 
     def _rollout(self, policy: Any, env: Any, steps: int, kwargs: Dict[str, Any]):
         forward, step_batch, reset = policy.forward_batch, env.step_batch, policy.reset
