@@ -21,6 +21,7 @@ setup(
     description='A fast, resumable DI-engine-style reinforcement-learning framework',
     python_requires='>=3.10',
     packages=find_packages(include=['ding', 'ding.*', 'dizoo', 'dizoo.*']),
+    package_data={'ding.config': ['tuned/*.yaml']},  # the tuned configs `ding train` / `ding list` read
     install_requires=[
         'torch>=2.1',
         'numpy>=2',

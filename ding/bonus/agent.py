@@ -1,4 +1,4 @@
-"""`RLAgent`: one-line training and deployment on top of the tuned configs (`configs/*.yaml`).
+"""`RLAgent`: one-line training and deployment on top of the tuned configs (`ding/config/tuned/*.yaml`).
 
     agent = DQNAgent(env_id='CartPole-v1', seed=0, exp_name='cartpole_dqn')
     agent.train(step=100_000)                  # the `ding train` pipeline, resumable

@@ -1,5 +1,6 @@
-"""The tuned configs in `configs/*.yaml`: which (algorithm, env) pairs `ding train` and the
-agents know, the threshold each reaches and the env-step budget it needs.
+"""The tuned configs in `ding/config/tuned/*.yaml` (package data, so an installed wheel has
+them): which (algorithm, env) pairs `ding train` and the agents know, the threshold each
+reaches and the env-step budget it needs.
 
 A tuned file names a dizoo config module (`base_config`, holding `main_config` and
 `create_config`) and the `overrides` applied on top; `-f FILE.py` may instead give a
@@ -17,7 +18,7 @@ from easydict import EasyDict
 
 from ding.utils.dicts import deep_merge
 
-CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'configs')
+CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'config', 'tuned')
 _REQUIRED = ('algo', 'env', 'threshold', 'budget_env_steps', 'base_config')
 
 

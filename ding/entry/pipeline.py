@@ -83,7 +83,7 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
     return RunParts(policy, buffer_, collector_env, evaluator_env)
 
 
-def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str) -> None:
+def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, nstep: Any = None) -> None:
     from ding.framework import middleware as mw
     policy = parts.policy
     if kind == 'offpolicy':
@@ -91,8 +91,8 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str) -> Non
             task.use(mw.eps_greedy_handler(cfg))
         random_size = cfg.policy.get('random_collect_size', 0) or 0
         task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env, random_collect_size=random_size))
-        if cfg.policy.get('nstep', 1) > 1:
-            task.use(mw.nstep_reward_enhancer(cfg))
+        if nstep is not None:
+            task.use(nstep)
         task.use(mw.data_pusher(cfg, parts.buffer))
         task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
     elif kind == 'onpolicy':
@@ -116,12 +116,15 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     kind = options.kind or pipeline_kind(cfg)
     run_dir = RunDir(cfg.exp_name)
     ding_init(cfg)
+    # The n-step stage holds each env's last rows until their window is known: a checkpoint keeps them.
+    nstep = mw.nstep_reward_enhancer(cfg) if kind == 'offpolicy' and cfg.policy.get('nstep', 1) > 1 else None
     with task.start(async_mode=False, ctx=OnlineRLContext()):
         task.use(mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
-                                  every_env_step=options.checkpoint_freq, resume=options.resume))
+                                  every_env_step=options.checkpoint_freq, resume=options.resume,
+                                  extra={'nstep_reward_enhancer': nstep} if nstep is not None else None))
         task.use(mw.progress_reporter(run_dir.root, max_env_step=options.max_env_step, show=options.progress))
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
-        _use_learning_stages(task, cfg, parts, kind)
+        _use_learning_stages(task, cfg, parts, kind, nstep)
         task.use(mw.online_logger(train_show_freq=100))
         task.use(mw.CkptSaver(parts.policy, run_dir.root, train_freq=options.ckpt_train_freq))
         task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))

@@ -1,9 +1,12 @@
 """Atomic file writes: write to a temporary file beside the target, fsync, then rename.
-A crash at any moment leaves either the old file or the new one, never a truncated one."""
+A crash at any moment leaves either the old file or the new one, never a truncated one.
+The file gets the mode a plain `open(path, 'w')` would leave (mkstemp alone makes it 0600)."""
 import io
 import json
 import os
+import stat
 import tempfile
+import threading
 from typing import Any
 
 import torch
@@ -13,8 +16,10 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
+    mode = _open_mode(path)
     fd, tmp = tempfile.mkstemp(prefix='.' + os.path.basename(path) + '.', suffix='.tmp', dir=directory)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, 'wb') as f:
             f.write(data)
             f.flush()
@@ -24,6 +29,33 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _open_mode(path: str) -> int:
+    """An existing file keeps its permission bits; a new one gets 0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~current_umask()
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it where /proc says it (Linux >= 4.7);
+    elsewhere set-and-restore under a lock."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('Umask:'):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str, text: str) -> None:

@@ -27,16 +27,17 @@ def two_segments():
     )
 
 
-def test_nstep_reward_enhancer_windows_stop_at_episode_and_segment_ends():
+def test_nstep_reward_enhancer_stops_at_episode_ends_and_holds_unfinished_windows():
     ctx = OnlineRLContext(trajectories=two_segments(), trajectory_end_idx=[3, 6])
     drive(nstep_reward_enhancer(make_cfg(policy__nstep=3)), ctx)
-    t = ctx.trajectories
-    assert t.reward.tolist() == [[1, 2, 0], [2, 0, 0], [3, 4, 0], [4, 0, 0], [10, 20, 0], [20, 0, 0], [30, 0, 0]]
-    assert t.nstep.tolist() == [2, 1, 2, 1, 2, 1, 1]
-    assert t.done.tolist() == [True, True, False, False, False, False, False]
-    assert t.truncated.tolist() == [False, False, False, False, True, True, False]
-    assert t.next_obs[:, 0].tolist() == [2, 2, 4, 4, 6, 6, 7]
-    assert t.obs[:, 0].tolist() == [0, 1, 2, 3, 4, 5, 6]
+    t = ctx.trajectories  # rows 2, 3 and 6 wait for the next collect call
+    assert t.reward.tolist() == [[1, 2, 0], [2, 0, 0], [10, 20, 0], [20, 0, 0]]
+    assert t.nstep.tolist() == [2, 1, 2, 1]
+    assert t.done.tolist() == [True, True, False, False]
+    assert t.truncated.tolist() == [False, False, True, True]
+    assert t.next_obs[:, 0].tolist() == [2, 2, 6, 6]
+    assert t.obs[:, 0].tolist() == [0, 1, 4, 5]
+    assert ctx.trajectory_end_idx == [1, 3]
 
 
 def test_nstep_one_is_unchanged():

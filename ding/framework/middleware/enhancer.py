@@ -1,6 +1,6 @@
 """Data enhancers: rewrite or extend collected / sampled data before it is used.
 `nstep_reward_enhancer`, `priority_calculator`, `reward_estimator`, `her_data_enhancer`."""
-from typing import Any, Callable, List, Mapping
+from typing import Any, Callable, Dict, List, Mapping, Tuple
 
 import numpy as np
 
@@ -41,18 +41,99 @@ def nstep_window(batch: Batch, end_idx: List[int], n: int) -> Batch:
     return new
 
 
-def nstep_reward_enhancer(cfg: Any) -> Any:
-    """Rewrites `ctx.trajectories` into n-step transitions (`cfg.policy.nstep`); n == 1 leaves
-    them unchanged."""
-    require_config(cfg, 'nstep_reward_enhancer', 'policy.nstep')
-    n = int(cfg.policy.nstep)
+class NStepRewardEnhancer:
+    """Rewrites `ctx.trajectories` into n-step transitions (`cfg.policy.nstep`, see
+    `nstep_window`); n == 1 leaves them unchanged.
 
-    def _enhance(ctx: Any) -> None:
-        if n <= 1 or ctx.trajectories is None or len(ctx.trajectories) == 0:
+    A row's window may reach into the next collect call, so the last rows of each env (by
+    `env_id`, else by segment position) after its last episode end, at most n - 1, are held
+    back and emitted by a later call once their window is known. Over a run every collected
+    row is emitted once, with the return a whole-episode computation gives; the rows still
+    held at the end come out of `flush()`. `state_dict()` / `load_state_dict()` carry the
+    held rows through a run-state checkpoint (pass this object to `RunStateSaver(extra=...)`).
+    """
+
+    def __init__(self, cfg: Any) -> None:
+        require_config(cfg, 'nstep_reward_enhancer', 'policy.nstep')
+        self.n = int(cfg.policy.nstep)
+        self._pending: Dict[int, Batch] = {}
+        contract(self, reads=('trajectories', 'trajectory_end_idx'), writes=('trajectories', 'trajectory_end_idx'),
+                 name='nstep_reward_enhancer')
+
+    def __call__(self, ctx: Any) -> None:
+        if self.n <= 1 or ctx.trajectories is None:
             return
-        ctx.trajectories = nstep_window(as_batch(ctx.trajectories), ctx.trajectory_end_idx, n)
+        batch = as_batch(ctx.trajectories)
+        if len(batch) == 0:
+            return
+        ctx.trajectories, ctx.trajectory_end_idx = self._emit(batch, ctx.trajectory_end_idx)
 
-    return contract(_enhance, reads=('trajectories', 'trajectory_end_idx'), writes=('trajectories', ))
+    def flush(self) -> Batch:
+        """The held rows with windows cut where the data ends (bootstrapping from the last
+        known obs); the holding is emptied."""
+        if not self._pending:
+            return Batch()
+        held = [self._pending.pop(key) for key in sorted(self._pending)]
+        return nstep_window(Batch.cat(held), list(np.cumsum([len(h) for h in held]) - 1), self.n)
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {'n': self.n, 'pending': {key: dict(b.items()) for key, b in self._pending.items()}}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        if int(state['n']) != self.n:
+            raise ValueError(f'nstep_reward_enhancer: checkpoint holds rows for nstep={state["n"]}, '
+                             f'this run has nstep={self.n}')
+        self._pending = {int(key): Batch(cols) for key, cols in state['pending'].items()}
+
+    def _emit(self, batch: Batch, end_idx: List[int]) -> Tuple[Batch, List[int]]:
+        """Prepend each env's held rows, compute the windows, emit the rows whose window is
+        complete (n rows known, or an episode end among the known rows), hold the rest."""
+        ends = [int(e) for e in end_idx] if len(end_idx) else [len(batch) - 1]
+        starts = [0] + [e + 1 for e in ends[:-1]]
+        keys = [int(batch['env_id'][s]) if 'env_id' in batch else i for i, s in enumerate(starts)]
+        parts, lengths = [], []
+        for key, s, e in zip(keys, starts, ends):
+            held = self._pending.pop(key, None)
+            if held is not None:
+                _check_columns(held, batch)
+                parts.append(held)
+            parts.append(batch[s:e + 1])
+            lengths.append(e - s + 1 + (0 if held is None else len(held)))
+        combined = batch if len(parts) == len(keys) else Batch.cat(parts)
+        seg_ends = np.cumsum(lengths) - 1
+        ended = np.asarray(combined['done'], dtype=bool)
+        if 'truncated' in combined:
+            ended = ended | np.asarray(combined['truncated'], dtype=bool)
+        emit, out_ends, start = [], [], 0
+        for key, end in zip(keys, seg_ends):
+            ready = start + _complete_rows(ended[start:end + 1], self.n)
+            if ready <= end:
+                self._pending[key] = combined[np.arange(ready, end + 1)]
+            if ready > start:
+                emit.append(np.arange(start, ready))
+                out_ends.append((out_ends[-1] if out_ends else -1) + ready - start)
+            start = end + 1
+        rows = np.concatenate(emit) if emit else np.zeros(0, dtype=np.int64)
+        return nstep_window(combined, list(seg_ends), self.n)[rows], out_ends
+
+
+def _complete_rows(ended: np.ndarray, n: int) -> int:
+    """How many leading rows of one env's time-ordered rows have a known window: all up to
+    the last episode end, and any row with n - 1 known rows after it."""
+    ends = np.flatnonzero(ended)
+    after_last_end = int(ends[-1]) + 1 if len(ends) else 0
+    return max(after_last_end, len(ended) - (n - 1))
+
+
+def nstep_reward_enhancer(cfg: Any) -> NStepRewardEnhancer:
+    """The n-step middleware (see `NStepRewardEnhancer`); n == 1 leaves trajectories unchanged."""
+    return NStepRewardEnhancer(cfg)
+
+
+def _check_columns(held: Batch, batch: Batch) -> None:
+    if sorted(held.keys()) != sorted(batch.keys()):
+        raise ValueError(f'nstep_reward_enhancer: collected columns changed between calls: held rows have '
+                         f'{sorted(held.keys())}, new rows {sorted(batch.keys())}')
 
 
 def priority_calculator(priority_calculation_fn: Callable[[Batch], np.ndarray]) -> Any:

@@ -8,14 +8,14 @@ Why these values:
 - Long returns against drift: what keeps a CartPole-v1 DQN on a plateau of 200-450 is the cart
   drifting off the track after a few hundred steps. 10-step returns with discount 0.995 let
   that failure reach the values of the states that cause it.
-- `n_sample=256` (32 steps per env per collect): `nstep_reward_enhancer` cuts n-step windows
-  at the end of each env's segment of one collect, so with 8 envs and `n_sample=8` every
-  window would be 1 step long, whatever `nstep` says.
+- `n_sample=256` (32 steps per env per collect) with 64 updates per collect: fewer, larger
+  collect/train rounds cost less overhead per env step than many small ones.
 - A quarter of an update per env step (64 per collect), a hard target copy every 50 updates,
   exploration decayed linearly to 5% over the first 5k env steps.
-Under the protocol (benchmarks/compare, `--frameworks ours --seeds 0 1 2`) seeds 0, 1, 2 reached
-475 at 22k, 11k and 8k env steps (15.5, 8.1 and 5.7 s, evaluations included; 195 at 2-3k
-steps, 1.1-1.7 s). Seeds 3-8 reached it at 4k-17k steps, except seed 7 (past 40k).
+With n-step windows carried across collect calls, seeds 0, 1, 2 reached 475 at 11k, 52k and
+9k env steps (`ding train -f ding/config/tuned/dqn_cartpole-v1.yaml --seed N`). Before that
+change (windows cut at each collect's end) the protocol run (benchmarks/compare) gave 22k,
+11k and 8k steps (15.5, 8.1 and 5.7 s).
 """
 from easydict import EasyDict
 
