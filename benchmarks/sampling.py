@@ -34,7 +34,8 @@ from ding.envs import BaseEnvManagerV2, DingEnvWrapper, GymVectorEnvManager, Sub
 from ding.envs.env_manager.alternating_sampler import AlternatingSampler  # noqa: E402
 from ding.envs.env_manager.auto_env_manager import AutoEnvManager  # noqa: E402
 from ding.envs.env_manager.transition_columns import TransitionColumns  # noqa: E402
-from ding.envs.env_manager.worker_inference import EpsGreedyActor, WorkerInferenceSampler  # noqa: E402
+from ding.envs.env_manager.worker_inference import WorkerInferenceSampler  # noqa: E402
+from ding.policy.worker_actor import EpsGreedyActor  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402
 from machine_load import CpuTimes, IndependentProcs  # noqa: E402
 from dizoo.classic_control.slow_env.envs import make_slow_cartpole  # noqa: E402
@@ -112,15 +113,17 @@ class AlternatingRunner:
 
 
 class WorkerInferenceRunner:
+    """The envs' workers act themselves (a copy of the MLP each); only transitions come back."""
 
     def __init__(self, fns, model, obs_dim, act_dim, steps):
-        actor_fn = functools.partial(EpsGreedyActor, functools.partial(MLPQ, obs_dim, act_dim))
-        self.s = WorkerInferenceSampler(fns, actor_fn, model.state_dict(), dict(worker_num=2, rollout_len=steps))
+        self.s = WorkerInferenceSampler(fns, dict(worker_num=2))
         self.s.seed(0)
+        self.s.bind_actor(functools.partial(EpsGreedyActor, functools.partial(MLPQ, obs_dim, act_dim)),
+                          model.state_dict())
         self.s.launch()
 
     def run(self, steps):
-        return self.s.collect(eps=0.0)[0]
+        return self.s.collect_rollout(steps, dict(eps=0.0))[0]
 
     @property
     def pids(self):

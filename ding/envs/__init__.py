@@ -32,4 +32,5 @@ ENV_MANAGER_REGISTRY.declare(__name__, {
     'envpool': 'env_manager.envpool_env_manager',
     'auto': 'env_manager.auto_env_manager',
     'alternating': 'env_manager.alternating_sampler',
+    'worker_inference': 'env_manager.worker_inference',
 })

@@ -17,11 +17,11 @@ in the hooks: `default_model`, `_init_learn`, `_forward_learn`, `_init_collect`,
 `_forward_collect`, `_init_eval`, `_forward_eval` (acting with `self._collect_model` and
 `self._eval_model`, never `self._model`), `_state_dict_learn`,
 `_load_state_dict_learn`, and optionally `_get_train_sample`, `_monitor_vars_learn`,
-`_reset_collect`, `_reset_eval`.
+`_reset_collect`, `_reset_eval`, `_worker_actor_fn` (acting inside env workers).
 """
 import copy
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
@@ -141,6 +141,19 @@ class Policy:
     def publish_weights(self) -> None:
         """Say the learner's model changed (called after every update and on load)."""
         self._weights_version += 1
+
+    def acting_weights(self, mode: str, seen_version: Optional[int] = None) -> Optional[Tuple[int, Dict[str, Any]]]:
+        """(version, state_dict of `mode`'s acting copy, refreshed), or None when the learner's
+        weights are still at `seen_version`: what a sampler publishes to its env workers."""
+        if seen_version is not None and seen_version == self._weights_version and mode in self._modes:
+            return None
+        model = self.acting_model(mode)
+        return self._modes[mode][1], model.state_dict()
+
+    def _worker_actor_fn(self) -> Optional[Callable[[], Any]]:
+        """A picklable factory of this policy's actor for env workers (`ding/policy/worker_actor.py`),
+        or None when the policy cannot act inside a worker."""
+        return None
 
     # --- modes ---------------------------------------------------------------------------
     @property
@@ -290,6 +303,19 @@ class CollectMode(_ActingMode):
 
     def get_train_sample(self, data: Any) -> Batch:
         return self._policy._get_train_sample(as_batch(data))
+
+    def worker_actor(self) -> Callable[[], Any]:
+        """Picklable factory of the actor that collects inside env workers (env manager type
+        'worker_inference'); NotImplementedError when this policy has none."""
+        actor_fn = self._policy._worker_actor_fn()
+        if actor_fn is None:
+            raise NotImplementedError(f'{type(self._policy).__name__} cannot act inside env workers '
+                                      f'(it defines no _worker_actor_fn)')
+        return actor_fn
+
+    def worker_weights(self, seen_version: Optional[int] = None) -> Optional[Tuple[int, Dict[str, Any]]]:
+        """(version, collect-model state_dict) unless the weights are still at `seen_version`."""
+        return self._policy.acting_weights('collect', seen_version)
 
     def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
         self._policy._reset_collect(env_ids)

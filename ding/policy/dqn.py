@@ -10,12 +10,14 @@ per sample); with `priority_IS_weight=True` each sample's squared error is weigh
 batch column `priority_IS` (the buffer's importance-sampling weights), which must be present.
 """
 import copy
-from typing import Any, Dict, Iterable, List, Optional
+import functools
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 import torch
 
 from ding.data.batch import Batch
 from ding.policy.base_policy import Policy
+from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.td import q_nstep_td_error
@@ -154,6 +156,10 @@ class DQNPolicy(Policy):
         """Epsilon-greedy on the collect model; eps absent, None or negative -> greedy."""
         logit = self._collect_model(obs)['logit']
         return {'action': epsilon_greedy(logit, -1 if eps is None else float(eps)), 'logit': logit}
+
+    def _worker_actor_fn(self) -> Callable[[], Any]:
+        """Eps-greedy on a CPU copy of the Q-network, acting inside env workers."""
+        return functools.partial(EpsGreedyActor, model_copier(self._collect_model))
 
     def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         logit = self._eval_model(obs)['logit']

@@ -10,7 +10,8 @@ from torch import nn
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper
 from ding.envs.env_manager.alternating_sampler import AlternatingSampler
 from ding.envs.env_manager.weight_board import WeightBoard
-from ding.envs.env_manager.worker_inference import EpsGreedyActor, WorkerInferenceSampler
+from ding.envs.env_manager.worker_inference import WorkerInferenceSampler
+from ding.policy.worker_actor import EpsGreedyActor
 
 
 def cartpole_fns(n):
@@ -80,23 +81,26 @@ def test_weight_board_publishes_versions():
 def test_worker_inference_acts_like_the_model_and_follows_published_weights():
     torch.manual_seed(0)
     model = TinyQ()
-    actor_fn = functools.partial(EpsGreedyActor, TinyQ)
-    sampler = WorkerInferenceSampler(cartpole_fns(4), actor_fn, model.state_dict(), dict(worker_num=2, rollout_len=30))
+    sampler = WorkerInferenceSampler(cartpole_fns(4), dict(worker_num=2))
     sampler.seed(2)
-    batch, returns = sampler.collect(eps=0.0)
+    sampler.bind_actor(functools.partial(EpsGreedyActor, TinyQ), model.state_dict())
+    parts = [sampler.collect_rollout(steps, dict(eps=0.0)) for steps in (3, 12, 5)]  # the arrays grow at 12
 
     def greedy(obs):
         with torch.no_grad():
             return {'action': model(torch.from_numpy(obs))['logit'].argmax(-1).numpy()}
 
-    obs, action, reward, next_obs, term, trunc = serial_rollout(4, 2, 30, greedy)
-    assert np.array_equal(batch.obs, obs) and np.array_equal(batch.action, action)
-    assert np.array_equal(batch.next_obs, next_obs) and np.array_equal(batch.done, term)
-    assert len(returns) == int((term | trunc).sum())
+    want = serial_rollout(4, 2, 20, greedy)
+    for k, key in enumerate(('obs', 'action', 'reward', 'next_obs', 'done', 'truncated')):
+        per_env = [np.split(batch[key], 4) for batch, _ in parts]  # env-major rows of each rollout
+        got = np.concatenate([np.concatenate([p[i] for p in per_env]) for i in range(4)])
+        assert np.array_equal(got, want[k]), key
+    assert [len(batch) for batch, _ in parts] == [12, 48, 20]
+    assert sum(episodes for _, episodes in parts) == int((want[4] | want[5]).sum())
     with torch.no_grad():
         model.fc.bias.copy_(torch.tensor([-100.0, 100.0]))
-    sampler.publish(model.state_dict())
-    batch, _ = sampler.collect(eps=0.0)
+    batch, _ = sampler.collect_rollout(30, dict(eps=0.0), publish=model.state_dict())
     assert batch.action.tolist() == [1] * 120  # the workers reloaded the new weights
+    assert sampler.weights_version == 4
     sampler.close()
     assert multiprocessing.active_children() == []

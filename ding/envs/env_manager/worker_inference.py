@@ -3,152 +3,173 @@ rollouts itself; only the transitions come back, through shared memory.
 
 Why: when the policy is small and CPU-bound, batching it in the main process saves little,
 while one round trip per step per worker costs ~50 us. Here a worker steps its envs and
-acts on them for `rollout_len` steps with no IPC at all; the main process only publishes
-weights (`WeightBoard`) and reads `[env_num, rollout_len]` arrays.
+acts on them for a whole rollout with no IPC at all; the main process only publishes
+weights (`WeightBoard`) and reads `[env_num, steps]` arrays.
 
-Interface kept minimal: `actor_fn` is a picklable factory (cloudpickle: lambdas are fine)
-of an object with `__call__(obs [k, ...], **kwargs) -> actions [k, ...]` (numpy) and
-`load_state_dict(state_dict)`; `EpsGreedyActor(model_fn)` covers Q-networks. Worker faults
-raise (no restart) in this mode.
+`WorkerInferenceSampler(env_fn, cfg)` (`env_manager.type='worker_inference'`) is a
+subprocess manager (so it also serves an evaluator through `step_batch`) plus the
+worker-actor protocol that `StepCollector` uses (docs/internals.md):
+- `bind_actor(actor_fn, state_dict)`: `actor_fn` a picklable factory (cloudpickle: lambdas
+  are fine) of an actor (`ding/policy/worker_actor.py`), `state_dict` its first weights;
+- `collect_rollout(steps, kwargs, publish=None) -> (Batch, episodes)`: publish new weights
+  when given, then `steps` steps of every env, acting with `actor(obs, **kwargs)`.
+Worker faults during a rollout raise (no restart) in this mode.
 """
+import difflib
 import weakref
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import cloudpickle
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.envs.env_manager.inference_worker import InferenceEnvWorker
 from ding.envs.env_manager.shared_arrays import SharedArrays
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
-from ding.envs.env_manager.subprocess_worker import EnvWorker
 from ding.envs.env_manager.weight_board import WeightBoard
+from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
-class EpsGreedyActor:
-    """Greedy on `model(obs)[logit_key]`, uniform with probability `eps` (a collect kwarg)."""
-
-    def __init__(self, model_fn: Callable[[], Any], logit_key: str = 'logit') -> None:
-        self.model = model_fn()
-        self.model.eval()
-        self.logit_key = logit_key
-        self.rng = np.random.default_rng()
-
-    def seed(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
-        self.model.load_state_dict(state_dict)
-
-    def __call__(self, obs: np.ndarray, eps: float = 0.0) -> np.ndarray:
-        import torch
-        with torch.no_grad():
-            logit = self.model(torch.from_numpy(obs))[self.logit_key]
-        action = logit.argmax(-1).numpy()
-        if eps > 0:
-            explore = self.rng.random(len(action)) < eps
-            action[explore] = self.rng.integers(0, logit.shape[-1], int(explore.sum()))
-        return action
-
-
-class InferenceEnvWorker(EnvWorker):
-    """An env worker that also acts: `rollout` runs `rollout_len` steps with its own actor."""
-    extra_commands = ('set_actor', 'rollout')
-
-    def set_actor(self, payload: tuple) -> None:
-        import torch
-        torch.set_num_threads(1)
-        actor_bytes, board_handle, roll_handle, seed = payload
-        self.actor = cloudpickle.loads(actor_bytes)()
-        if hasattr(self.actor, 'seed'):
-            self.actor.seed(seed)
-        self.board, self.seen = WeightBoard.attach(board_handle), -1
-        self.roll = SharedArrays(*roll_handle)
-        self.episode_return = np.zeros(self.hi - self.lo)
-
-    def rollout(self, kwargs: Mapping[str, Any]) -> Dict[str, Any]:
-        newer = self.board.read_if_newer(self.seen)
-        if newer is not None:
-            self.seen, state = newer
-            self.actor.load_state_dict(state)
-        lo, hi, r = self.lo, self.hi, self.roll.arrays
-        self.active[lo:hi] = True
-        returns: List[float] = []
-        for t in range(r['reward'].shape[1]):
-            obs = self.ready[lo:hi].copy()
-            action = np.asarray(self.actor(obs, **kwargs))
-            r['obs'][lo:hi, t] = obs
-            r['action'][lo:hi, t] = action
-            self.step(action.tolist() if self.action_kind == 'discrete' else action)
-            ended = self.terminated[lo:hi] | self.truncated[lo:hi]
-            for key, src in (('reward', self.reward), ('next_obs', self.next_obs), ('terminated', self.terminated),
-                             ('truncated', self.truncated)):
-                r[key][lo:hi, t] = src[lo:hi]
-            self.episode_return += self.reward[lo:hi]
-            going = ~ended
-            self.ready[lo:hi][going] = self.next_obs[lo:hi][going]  # ended ones hold their reset obs
-            for j in np.flatnonzero(ended):
-                returns.append(float(self.episode_return[j]))
-                self.episode_return[j] = 0.0
-        self.reset_flag[lo:hi] = 0
-        return dict(returns=returns, weights_version=self.seen)
-
-
+@ENV_MANAGER_REGISTRY.register('worker_inference')
 class WorkerInferenceSampler(SubprocessEnvManagerV2):
-    """`WorkerInferenceSampler(env_fn, actor_fn, state_dict, cfg)`; `publish(state_dict)`
-    after each update; `collect(**kwargs)` -> (Batch of `env_num * rollout_len` env-major
-    rows, returns of the episodes that ended). Episode bookkeeping lives in the workers
-    here, so drive it with `collect` only, not mixed with `step_batch`."""
-    config = dict(type='worker_inference', rollout_len=16)
+    """Takes the subprocess manager's keys. Collection through `collect_rollout` keeps its
+    episode bookkeeping in the workers: do not mix it with `step_batch` on one instance
+    (an evaluator gets its own instance)."""
+    config = dict(type='worker_inference')
     worker_cls = InferenceEnvWorker
 
-    def __init__(self, env_fn: Sequence[Callable[[], Any]], actor_fn: Callable[[], Any],
-                 state_dict: Mapping[str, Any], cfg: Optional[Mapping] = None) -> None:
-        self._actor_bytes = cloudpickle.dumps(actor_fn)
-        self._board = WeightBoard(state_dict)
-        weakref.finalize(self, self._board.close)
+    def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
+        _check_keys(cfg or {}, self.default_config())
+        self._actor_bytes: Optional[bytes] = None
+        self._weights: Optional[Mapping[str, Any]] = None  # the latest bound / published state_dict
+        self._board: Optional[WeightBoard] = None
         self._roll: Optional[SharedArrays] = None
+        self._free_board = self._free_roll = _noop  # finalizers: free the memory at gc or exit at the latest
         super().__init__(env_fn, cfg)
+
+    # --- the worker-actor protocol ---------------------------------------------------------
+    def bind_actor(self, actor_fn: Callable[[], Any], state_dict: Mapping[str, Any]) -> None:
+        """Give every worker its actor (now if they run, else when they start); the keys and
+        shapes of `state_dict` fix the layout of all later `publish`ed weights."""
+        try:
+            self._actor_bytes = cloudpickle.dumps(actor_fn)
+        except Exception as err:  # noqa: BLE001 - re-raised with what to do
+            raise TypeError(f'{type(self).__name__}.bind_actor: the actor factory cannot be pickled for the '
+                            f'workers ({err}); pass a module-level class or a functools.partial') from err
+        self._weights = state_dict
+        self._close_board()
+        if self._handles:
+            self._send_actor(self._handles)
 
     def publish(self, state_dict: Mapping[str, Any]) -> int:
         """New weights for the workers, picked up at their next rollout; returns the version."""
+        if self._actor_bytes is None:
+            raise RuntimeError(f'{type(self).__name__}: bind_actor(actor_fn, state_dict) before publishing weights')
+        self._weights = state_dict
+        if self._board is None:
+            return self._open_board().version
         return self._board.publish(state_dict)
 
+    @property
+    def weights_version(self) -> int:
+        """The weight board's version (2 per publish, the bound weights included); 0 before any."""
+        return 0 if self._board is None else self._board.version
+
+    def collect_rollout(self, steps: int, kwargs: Optional[Mapping[str, Any]] = None,
+                        publish: Optional[Mapping[str, Any]] = None) -> Tuple[Batch, int]:
+        """`steps` steps of every env, acting in the workers -> (env-major Batch of
+        `env_num * steps` rows with the transition columns and `env_id`, episodes ended)."""
+        if self._actor_bytes is None:
+            raise RuntimeError(f'{type(self).__name__}: no actor bound; call bind_actor(actor_fn, state_dict) first')
+        if not (bool(self._cfg.auto_reset) and np.isinf(float(self._cfg.episode_num))):
+            raise ValueError(f'{type(self).__name__}.collect_rollout needs auto_reset=True and episode_num=inf '
+                             f'(got {self._cfg.auto_reset}, {self._cfg.episode_num})')
+        steps = int(steps)
+        if steps <= 0:
+            raise ValueError(f'{type(self).__name__}.collect_rollout needs steps > 0, got {steps}')
+        if self._closed:
+            self.launch()
+        if publish is not None:
+            self.publish(publish)
+        self._ensure_capacity(steps)
+        timeout = None if self._cfg.step_timeout is None else float(self._cfg.step_timeout) * steps
+        payload = (steps, dict(kwargs or {}))
+        results = self._command({h: ('rollout', payload) for h in self._handles}, timeout, restart=False)
+        n = self._env_num
+        # np.array copies: the Batch must not alias shared memory that the next rollout rewrites
+        cols = {k: np.array(v[:, :steps]).reshape((n * steps, ) + v.shape[2:]) for k, v in self._roll.arrays.items()}
+        cols['done'] = cols.pop('terminated')
+        cols['env_id'] = np.repeat(np.arange(n, dtype=np.int64), steps)
+        self._obs = self._ready_shm.copy()  # `ready_obs`: what the next rollout starts from
+        return Batch(cols), int(sum(results[h] for h in self._handles))
+
+    # --- workers and shared memory ---------------------------------------------------------
     def _attach(self, handles: Sequence[Any]) -> None:
         super()._attach(handles)
-        if self._roll is None:
-            self._roll = SharedArrays(self._rollout_spec())
-            weakref.finalize(self, self._roll.close)
-        requests = {h: ('set_actor', (self._actor_bytes, self._board.handle, self._roll.handle, h.env_ids[0]))
-                    for h in handles}
+        if self._actor_bytes is not None:  # a (re)started worker gets its actor at once
+            self._send_actor(handles)
+
+    def _send_actor(self, handles: Sequence[Any]) -> None:
+        board = self._open_board()
+        roll = None if self._roll is None else self._roll.handle
+        requests = {h: ('set_actor', (self._actor_bytes, board.handle, roll, self._actor_seed(h))) for h in handles}
         self._command(requests, self._cfg.reset_timeout, restart=False)
 
-    def _rollout_spec(self) -> Dict[str, tuple]:
-        n, steps = self._env_num, int(self._cfg.rollout_len)
+    def _actor_seed(self, handle: Any) -> int:
+        """The seed of the worker's first env (as `seed()` set it), else that env's id."""
+        first = handle.env_ids[0]
+        seed = self._seeds[first] if self._seeds is not None else None
+        return int(first if seed is None else seed)
+
+    def _open_board(self) -> WeightBoard:
+        if self._board is None:
+            self._board = WeightBoard(self._weights)
+            self._free_board = weakref.finalize(self, self._board.close)
+        return self._board
+
+    def _close_board(self) -> None:
+        self._free_board()
+        self._board = None
+
+    def _ensure_capacity(self, steps: int) -> None:
+        """Rollout arrays of at least `steps` columns; grown (and re-sent) when a call needs more."""
+        if self._roll is not None and self._roll.spec['reward'][0][1] >= steps:
+            return
+        free_old = self._free_roll
+        self._roll = SharedArrays(self._rollout_spec(steps))
+        self._free_roll = weakref.finalize(self, self._roll.close)
+        self._command({h: ('attach_rollout', self._roll.handle) for h in self._handles}, self._cfg.reset_timeout,
+                      restart=False)
+        free_old()
+
+    def _rollout_spec(self, steps: int) -> Dict[str, tuple]:
+        n = self._env_num
         obs_shape, _ = self._shm.spec['next_obs']
         act_shape, act_dtype = self._shm.spec['action']
         if act_shape[:1] != (n, ):
-            raise ValueError('WorkerInferenceSampler needs an array action space (Discrete, Box, MultiDiscrete)')
+            raise ValueError(f'{type(self).__name__} needs an array action space (Discrete, Box, MultiDiscrete)')
         step = (n, steps)
         return dict(obs=(step + obs_shape[1:], 'float32'), next_obs=(step + obs_shape[1:], 'float32'),
                     action=(step + act_shape[1:], act_dtype), reward=(step, 'float32'), terminated=(step, 'bool'),
                     truncated=(step, 'bool'))
 
-    def collect(self, **kwargs: Any) -> Tuple[Batch, List[float]]:
-        if self._closed:
-            self.launch()
-        timeout = None if self._cfg.step_timeout is None else self._cfg.step_timeout * int(self._cfg.rollout_len)
-        results = self._command({h: ('rollout', kwargs) for h in self._handles}, timeout, restart=False)
-        r = self._roll.arrays
-        n, steps = self._env_num, int(self._cfg.rollout_len)
-        cols = {k: v.reshape((n * steps, ) + v.shape[2:]).copy() for k, v in r.items()}
-        cols['done'] = cols.pop('terminated')
-        cols['env_id'] = np.repeat(np.arange(n, dtype=np.int64), steps)
-        self._obs = self._ready_shm.copy()  # `ready_obs` stays the obs the next rollout starts from
-        returns = [ret for h in self._handles for ret in results[h]['returns']]
-        return Batch(cols), returns
-
     def close(self) -> None:
+        """Stop the workers and free the shared memory; a bound actor stays bound (a relaunch
+        starts from the latest weights)."""
         super().close()
-        if self._roll is not None:
-            self._roll.close()
-            self._roll = None
+        self._close_board()
+        self._free_roll()
+        self._roll = None
+
+
+def _noop() -> None:
+    pass
+
+
+def _check_keys(cfg: Mapping, defaults: Mapping) -> None:
+    unknown = sorted(set(cfg) - set(defaults) - {'cfg_type'})
+    if unknown:
+        key = unknown[0]
+        close = difflib.get_close_matches(key, list(defaults), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ''
+        raise KeyError(f"WorkerInferenceSampler: unknown config key '{key}'{hint} (keys: {sorted(defaults)})")

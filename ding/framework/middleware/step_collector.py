@@ -6,8 +6,11 @@ env-major (all rows of env 0 in time order, then env 1, ...) by a reshape, witho
 
 An env that offers the sampler protocol (`env.collect_steps(forward, steps, kwargs, reset,
 extra_keys) -> (Batch, episodes)`, docs/internals.md) runs the rollout itself, e.g. the
-alternating sampler overlapping one env group's forward with the other's step; the ctx
-fields written are the same either way.
+alternating sampler overlapping one env group's forward with the other's step. An env that
+offers the worker-actor protocol (`env.bind_actor`, `env.collect_rollout`, the
+'worker_inference' manager) acts itself, in its workers, with the policy's actor
+(`policy.worker_actor()`); the collector only publishes the collect weights when they moved.
+The ctx fields written are the same either way.
 """
 from typing import Any, Dict, List
 
@@ -21,8 +24,9 @@ class StepCollector:
     """Collects `n_sample * unroll_len` transitions per call into `ctx.trajectories`.
 
     Each env takes `ceil(target / env_num)` steps, so a call yields a multiple of `env_num`
-    rows. Until `ctx.env_step` reaches `random_collect_size` a random policy acts, and that
-    first call collects the whole random warm-up at once.
+    rows. Until `ctx.env_step` reaches `random_collect_size` a random policy acts (with a
+    worker actor: the actor in warm-up mode), and that first call collects the whole random
+    warm-up at once.
     """
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
@@ -33,13 +37,15 @@ class StepCollector:
         if self._target <= 0:
             raise ValueError(f'StepCollector needs cfg.policy.collect.n_sample > 0, got {cfg.policy.collect.n_sample}')
         self._random_collect_size = int(random_collect_size or 0)
-        self._random_policy = None
-        if self._random_collect_size > 0:
-            from ding.policy import get_random_policy
-            self._random_policy = get_random_policy(cfg.policy, policy, env)
         self._extra_keys = tuple(getattr(policy, 'transition_keys', ()))
         self._sampler = getattr(env, 'collect_steps', None)
-        env.seed(cfg.seed)
+        worker_actors = hasattr(env, 'collect_rollout')
+        self._random_policy = None
+        if self._random_collect_size > 0 and not worker_actors:
+            from ding.policy import get_random_policy
+            self._random_policy = get_random_policy(cfg.policy, policy, env)
+        env.seed(cfg.seed)  # before binding a worker actor: the actors are seeded like their envs
+        self._worker_link = WorkerActorLink(policy, env) if worker_actors else None
         contract(self, reads=('env_step', 'collect_kwargs'),
                  writes=('trajectories', 'trajectory_end_idx', 'env_step', 'env_episode'))
 
@@ -47,13 +53,17 @@ class StepCollector:
         env = self._env
         if env.closed:
             env.launch()
-        if ctx.env_step < self._random_collect_size:
+        warmup = ctx.env_step < self._random_collect_size
+        if warmup:
             policy, target = self._random_policy, self._random_collect_size - ctx.env_step
         else:
             policy, target = self._policy, self._target
         n_env = env.env_num
         steps = -(-target // n_env)
-        if self._sampler is not None:
+        if self._worker_link is not None:
+            batch, episodes = self._worker_link.collect(steps, ctx.collect_kwargs or {}, warmup)
+            _check_rows(env, 'collect_rollout', batch, steps, n_env)
+        elif self._sampler is not None:
             batch, episodes = self._sample(policy, steps, n_env, ctx.collect_kwargs or {})
         else:
             batch, episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {})
@@ -65,9 +75,7 @@ class StepCollector:
     def _sample(self, policy: Any, steps: int, n_env: int, kwargs: Dict[str, Any]):
         """The rollout run by the env's sampler protocol."""
         batch, episodes = self._sampler(policy.forward_batch, steps, kwargs, policy.reset, self._extra_keys)
-        if len(batch) != steps * n_env:
-            raise RuntimeError(f'{type(self._env).__name__}.collect_steps returned {len(batch)} rows, '
-                               f'expected {steps} steps x {n_env} envs = {steps * n_env}')
+        _check_rows(self._env, 'collect_steps', batch, steps, n_env)
         return batch, episodes
 
     def _rollout(self, policy: Any, env: Any, steps: int, kwargs: Dict[str, Any]):
@@ -100,6 +108,50 @@ class StepCollector:
         flat = {k: v.reshape((n_env * steps, ) + v.shape[2:]) for k, v in cols.items()}
         flat['env_id'] = np.repeat(np.arange(n_env, dtype=np.int64), steps)
         return Batch(flat), episodes
+
+
+class WorkerActorLink:
+    """The collector's side of the worker-actor protocol (docs/internals.md): binds the
+    policy's actor to the env once, then before each rollout publishes the collect model's
+    weights if the policy's weight version moved since the last publish. The random warm-up
+    is the actor called with `warmup=True` (uniform actions)."""
+
+    def __init__(self, policy: Any, env: Any) -> None:
+        name = type(getattr(policy, 'policy', policy)).__name__
+        env_type = getattr(type(env), 'config', {}).get('type', type(env).__name__)
+        keys = tuple(getattr(policy, 'transition_keys', ()))
+        if keys:
+            raise ValueError(f"{name} stores {list(keys)} in every transition, which env manager type "
+                             f"'{env_type}' cannot return (its workers act with their own actor); "
+                             f"use env_manager type 'subprocess' or 'alternating'")
+        make_actor = getattr(policy, 'worker_actor', None)
+        try:
+            actor_fn = make_actor() if make_actor is not None else None
+        except NotImplementedError:
+            actor_fn = None
+        if actor_fn is None:
+            raise ValueError(f"{name} cannot act inside env workers (no collect_mode.worker_actor()), which env "
+                             f"manager type '{env_type}' needs; use env_manager type 'subprocess' or "
+                             f"'alternating'")
+        self._policy, self._env = policy, env
+        self._version, state = policy.worker_weights(None)
+        env.bind_actor(actor_fn, state)
+
+    def collect(self, steps: int, kwargs: Dict[str, Any], warmup: bool):
+        """`steps` steps of every env -> (Batch, episodes ended)."""
+        update = self._policy.worker_weights(self._version)
+        publish = None
+        if update is not None:
+            self._version, publish = update
+        if warmup:
+            kwargs = dict(kwargs, warmup=True)
+        return self._env.collect_rollout(steps, kwargs, publish=publish)
+
+
+def _check_rows(env: Any, method: str, batch: Batch, steps: int, n_env: int) -> None:
+    if len(batch) != steps * n_env:
+        raise RuntimeError(f'{type(env).__name__}.{method} returned {len(batch)} rows, '
+                           f'expected {steps} steps x {n_env} envs = {steps * n_env}')
 
 
 def _column(steps: int, value: Any, dtype: Any = None) -> np.ndarray:
