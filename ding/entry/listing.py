@@ -2,7 +2,7 @@
 import argparse
 import os
 
-from ding.entry.catalog import algorithms, envs, tuned_configs
+from ding.entry.catalog import CONFIG_DIR, algorithms, envs, tuned_configs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -12,11 +12,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def render_listing() -> str:
     table = tuned_configs()
     lines = [f'algorithms: {", ".join(algorithms())}', f'envs:       {", ".join(envs())}', '',
-             'tuned configs (ding train --algo ALGO --env ENV, or -f FILE):',
+             f'tuned configs in {CONFIG_DIR}',
+             '(ding train --algo ALGO --env ENV, or -f FILE with the file name or any path):',
              f'  {"algo":<6} {"env":<16} {"threshold":>9} {"budget":>9}  file']
     for t in table:
         lines.append(f'  {t.algo:<6} {t.env:<16} {t.threshold:>9g} {t.budget_env_steps:>9,}  '
-                     f'{os.path.relpath(t.path)}')
+                     f'{os.path.basename(t.path)}')
     return '\n'.join(lines)
 
 

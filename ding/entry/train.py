@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str]) -> Tuple[EasyDict, EasyDict, Dict]:
     """(main_config, create_config, info) from `-f` or from (algo, env) in the tuned table."""
     if path:
+        path = _tuned_name_to_path(path)
         if _is_tuned_file(path):
             tuned = read_tuned(path)
         else:
@@ -48,6 +49,16 @@ def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str])
         tuned = find_tuned(algo, env)
     main, create = tuned.load()
     return main, create, _tuned_info(tuned)
+
+
+def _tuned_name_to_path(path: str) -> str:
+    """A file name from `ding list` (e.g. `dqn_cartpole-v1.yaml`) that is not a path here
+    names the shipped tuned config."""
+    if os.path.exists(path) or os.sep in path:
+        return path
+    from ding.entry.catalog import CONFIG_DIR
+    shipped = os.path.join(CONFIG_DIR, path if path.endswith(('.yaml', '.yml')) else path + '.yaml')
+    return shipped if os.path.isfile(shipped) else path
 
 
 def _is_tuned_file(path: str) -> bool:

@@ -26,7 +26,16 @@ def test_list_shows_every_tuned_pair_with_threshold_and_budget(capsys):
     assert 'algorithms: a2c, ddpg, dqn, pg, ppo, sac, td3' in out
     assert 'envs:       CartPole-v0, CartPole-v1, LunarLander-v3, Pendulum-v1' in out
     assert '  dqn    CartPole-v1            475   100,000  ' in out
-    assert '  sac    Pendulum-v1           -250    20,000  ' in out
+    assert '  sac    Pendulum-v1           -250    20,000  sac_pendulum-v1.yaml\n' in out
+
+
+@pytest.mark.parametrize('name', ['dqn_cartpole-v0.yaml', 'dqn_cartpole-v0'])
+def test_train_file_may_be_a_name_from_the_listing(in_tmp, name):
+    from ding.entry.train import resolve_config
+    _, create, info = resolve_config(None, None, name)
+    assert (info['algo'], info['env'], info['threshold']) == ('dqn', 'CartPole-v0', 195)
+    assert info['source'].endswith(os.path.join('ding', 'config', 'tuned', 'dqn_cartpole-v0.yaml'))
+    assert create.policy.type == 'dqn'
 
 
 @pytest.mark.parametrize('args, message', [
