@@ -1,7 +1,8 @@
 """DDPG (Lillicrap et al. 2016): a deterministic actor in [-1, 1] trained through a learned Q,
 Gaussian exploration noise when collecting. TD3 is this learner with twin critics, target
 policy smoothing and delayed actor updates switched on (see `td3.py`)."""
-from typing import Any, Dict, List
+import functools
+from typing import Any, Callable, Dict, List
 
 import torch
 from torch import nn
@@ -9,6 +10,8 @@ from torch import nn
 from ding.data.batch import Batch
 from ding.model.qac import ContinuousQAC
 from ding.policy.qac_base import QACPolicyBase
+from ding.policy.qac_worker_actors import NoisyDeterministicActor
+from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 from ding.utils.registry import POLICY_REGISTRY
@@ -92,6 +95,11 @@ class DDPGPolicy(QACPolicyBase):
         if sigma > 0:
             action = (action + sigma * torch.randn_like(action)).clamp(-1.0, 1.0)
         return {'action': action}
+
+    def _worker_actor_fn(self) -> Callable[[], Any]:
+        """The collect forward (mu(s) plus the clipped exploration noise) inside env workers."""
+        return functools.partial(NoisyDeterministicActor, model_copier(self._collect_model),
+                                 noise_sigma=float(self._cfg.collect.noise_sigma))
 
     def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         return {'action': self._eval_model.compute_actor(obs)['action']}

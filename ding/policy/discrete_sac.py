@@ -1,14 +1,17 @@
 """Discrete soft actor-critic (Christodoulou 2019): a categorical actor, twin critics giving Q
 for every action, so the soft value and the actor loss are exact expectations over actions."""
+import functools
 import math
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List
 
 import torch
 from torch import nn
 
 from ding.data.batch import Batch
 from ding.model.qac import DiscreteQAC
+from ding.policy.qac_worker_actors import CategoricalActor
 from ding.policy.sac_base import SACPolicyBase
+from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
 from ding.utils.registry import POLICY_REGISTRY
@@ -69,6 +72,10 @@ class DiscreteSACPolicy(SACPolicyBase):
         logit = self._collect_model.compute_actor(obs)['logit']
         action = torch.multinomial(torch.softmax(logit, dim=-1), 1).squeeze(-1)
         return {'action': action, 'logit': logit}
+
+    def _worker_actor_fn(self) -> Callable[[], Any]:
+        """The collect forward (a ~ softmax(logit)) inside env workers."""
+        return functools.partial(CategoricalActor, model_copier(self._collect_model))
 
     def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         logit = self._eval_model.compute_actor(obs)['logit']

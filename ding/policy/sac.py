@@ -1,13 +1,16 @@
 """Soft actor-critic (Haarnoja et al. 2018) with automatic entropy tuning, for continuous
 actions in [-1, 1] (a tanh-squashed Gaussian actor; the env scales them to its bounds)."""
-from typing import Any, Dict, List
+import functools
+from typing import Any, Callable, Dict, List
 
 import torch
 from torch import nn
 
 from ding.data.batch import Batch
 from ding.model.qac import ContinuousQAC
+from ding.policy.qac_worker_actors import TanhGaussianActor
 from ding.policy.sac_base import SACPolicyBase
+from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
@@ -77,6 +80,10 @@ class SACPolicy(SACPolicyBase):
     def _forward_collect(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         action, _ = tanh_gaussian_sample(*self._collect_model.actor_mu_log_sigma(obs))
         return {'action': action}
+
+    def _worker_actor_fn(self) -> Callable[[], Any]:
+        """The collect forward (a tanh-squashed Gaussian sample) inside env workers."""
+        return functools.partial(TanhGaussianActor, model_copier(self._collect_model))
 
     def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         mu, _ = self._eval_model.actor_mu_log_sigma(obs)

@@ -8,9 +8,11 @@ policies. The worker-actor protocol (docs/internals.md, "Worker-actor protocol")
   `warmup=True` acts as the random warm-up policy does (uniform over the actions).
 - `actor.load_state_dict(state_dict)`: the weights published by the collector.
 - optional `actor.seed(seed)`: called once when the worker builds the actor.
+- optional `actor.set_action_space(space)`: called once after that with the worker's env
+  action space, for actors whose warm-up needs its bounds (continuous ones).
 
 An actor is stateless across episodes: the policy's `_reset_collect` is not called in
-this mode.
+this mode. DQN's actor is here; the actor-critic family's are in `qac_worker_actors.py`.
 """
 import copy
 import functools
@@ -50,6 +52,11 @@ class EpsGreedyActor:
             explore = self.rng.random(len(action)) < eps
             action[explore] = self.rng.integers(0, n_action, int(explore.sum()))
         return action
+
+
+def actor_seed(seed: int) -> int:
+    """A 63-bit seed for an actor's torch generator, from the seed its worker was given."""
+    return int(np.random.SeedSequence([int(seed), _ACTOR_STREAM]).generate_state(1, np.uint64)[0] >> 1)
 
 
 def model_copier(model: torch.nn.Module) -> Callable[[], torch.nn.Module]:

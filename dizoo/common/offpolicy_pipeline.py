@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import torch
 
 from ding.data import DequeBuffer
-from ding.envs import BaseEnvManagerV2
+from ding.envs import create_env_manager
 from ding.framework import ding_init, task
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import (CkptSaver, OffPolicyLearner, StepCollector, data_pusher, interaction_evaluator,
@@ -43,8 +43,8 @@ def run_offpolicy(cfg: Any, make_env: Callable[[], Any], policy_cls: Any, max_en
     history: List[Dict[str, Any]] = []
     start = [time.perf_counter()]
     with task.start(async_mode=False, ctx=OnlineRLContext()):
-        collector_env = BaseEnvManagerV2([make_env] * cfg.env.collector_env_num, cfg.env.manager)
-        evaluator_env = BaseEnvManagerV2([make_env] * cfg.env.evaluator_env_num, cfg.env.manager)
+        collector_env = create_env_manager(cfg.env.manager, [make_env] * cfg.env.collector_env_num)
+        evaluator_env = create_env_manager(cfg.env.manager, [make_env] * cfg.env.evaluator_env_num)
         set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
         model = ContinuousQAC(**cfg.policy.model)
         buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import torch
 
-from ding.envs import BaseEnvManagerV2
+from ding.envs import create_env_manager
 from ding.framework import ding_init, task
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import (CkptSaver, EpisodeCollector, StepCollector, gae_estimator,
@@ -25,8 +25,8 @@ def run_onpolicy(cfg: Any, make_env: Callable[[], Any], policy_cls: type, model_
     torch.set_num_threads(1)
     ding_init(cfg)
     with task.start(async_mode=False, ctx=OnlineRLContext()):
-        collector_env = BaseEnvManagerV2(env_fn=[make_env] * cfg.env.collector_env_num, cfg=cfg.env.manager)
-        evaluator_env = BaseEnvManagerV2(env_fn=[make_env] * cfg.env.evaluator_env_num, cfg=cfg.env.manager)
+        collector_env = create_env_manager(cfg.env.manager, [make_env] * cfg.env.collector_env_num)
+        evaluator_env = create_env_manager(cfg.env.manager, [make_env] * cfg.env.evaluator_env_num)
         set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
         policy = policy_cls(cfg.policy, model=model_cls(**cfg.policy.model))
 

@@ -3,7 +3,8 @@ rollouts on one command, writing the transitions into shared `[env_num, capacity
 
 Commands added to `EnvWorker`'s (see `subprocess_worker.py`):
 - `set_actor (actor_bytes, board_handle, rollout_handle or None, seed)`: build the actor
-  from its pickled factory and attach the weight board (and the rollout arrays);
+  from its pickled factory, seed it, tell it the env's action space (when it has
+  `set_action_space`) and attach the weight board (and the rollout arrays);
 - `attach_rollout rollout_handle`: larger rollout arrays (a longer rollout was asked for);
 - `rollout (steps, kwargs)`: load newer weights if published, then `steps` steps of every
   env of this worker; answers the number of episodes that ended.
@@ -30,6 +31,8 @@ class InferenceEnvWorker(EnvWorker):
         self.actor = cloudpickle.loads(actor_bytes)()
         if hasattr(self.actor, 'seed'):
             self.actor.seed(seed)
+        if hasattr(self.actor, 'set_action_space'):  # e.g. a continuous warm-up: uniform within the Box
+            self.actor.set_action_space(self.envs[0].action_space)
         if self.board is not None:
             self.board.close()
         self.board, self.seen = WeightBoard.attach(board_handle), -1
