@@ -13,7 +13,11 @@ worker-actor protocol that `StepCollector` uses (docs/internals.md):
   are fine) of an actor (`ding/policy/worker_actor.py`), `state_dict` its first weights;
 - `collect_rollout(steps, kwargs, publish=None) -> (Batch, episodes)`: publish new weights
   when given, then `steps` steps of every env, acting with `actor(obs, **kwargs)`.
-Worker faults during a rollout raise (no restart) in this mode.
+Faults during a rollout are handled as in the subprocess manager: a worker whose env
+raises, that dies or that exceeds `step_timeout * steps` is restarted (at most `max_retry`
+times in a row); the episodes its envs had in flight are dropped and counted in
+`dropped_episodes`, and its envs' rows of this rollout are collected again from fresh
+episodes, so the Batch holds only real transitions.
 """
 import difflib
 import weakref
@@ -27,6 +31,7 @@ from ding.envs.env_manager.inference_worker import InferenceEnvWorker
 from ding.envs.env_manager.shared_arrays import SharedArrays
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
 from ding.envs.env_manager.weight_board import WeightBoard
+from ding.envs.env_manager.worker_pool import WorkerFailure
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
@@ -93,15 +98,31 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
             self.publish(publish)
         self._ensure_capacity(steps)
         timeout = None if self._cfg.step_timeout is None else float(self._cfg.step_timeout) * steps
-        payload = (steps, dict(kwargs or {}))
-        results = self._command({h: ('rollout', payload) for h in self._handles}, timeout, restart=False)
+        episodes = self._rollout_all((steps, dict(kwargs or {})), timeout)
         n = self._env_num
         # np.array copies: the Batch must not alias shared memory that the next rollout rewrites
         cols = {k: np.array(v[:, :steps]).reshape((n * steps, ) + v.shape[2:]) for k, v in self._roll.arrays.items()}
         cols['done'] = cols.pop('terminated')
         cols['env_id'] = np.repeat(np.arange(n, dtype=np.int64), steps)
         self._obs = self._ready_shm.copy()  # `ready_obs`: what the next rollout starts from
-        return Batch(cols), int(sum(results[h] for h in self._handles))
+        return Batch(cols), episodes
+
+    def _rollout_all(self, payload: tuple, timeout: Optional[float]) -> int:
+        """Run the rollout in every worker; a worker that fails is restarted (by `_command`)
+        and runs its rollout again. Returns the episodes that ended."""
+        pending, episodes = list(self._handles), 0
+        while pending:
+            results = self._command({h: ('rollout', payload) for h in pending}, timeout)
+            failed = [h for h in pending if isinstance(results[h], WorkerFailure)]
+            for h in pending:
+                if h not in failed:
+                    episodes += int(results[h])
+                    self._fail_streak[self._handles.index(h)] = 0
+            for h in failed:  # restarted with fresh episodes: the ones in flight are lost
+                self.dropped_episodes += len(h.env_ids)
+                self._lost.difference_update(h.env_ids)
+            pending = failed
+        return episodes
 
     # --- workers and shared memory ---------------------------------------------------------
     def _attach(self, handles: Sequence[Any]) -> None:
