@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper, GymVectorEnvManager, SubprocessEnvManagerV2  # noqa: E402
 from ding.envs.env_manager.alternating_sampler import AlternatingSampler  # noqa: E402
 from ding.envs.env_manager.auto_env_manager import AutoEnvManager  # noqa: E402
-from ding.envs.env_manager.transition_columns import TransitionColumns  # noqa: E402
+from ding.data.transition_columns import TransitionColumns  # noqa: E402
 from ding.envs.env_manager.worker_inference import WorkerInferenceSampler  # noqa: E402
 from ding.policy.worker_actor import EpsGreedyActor  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402

@@ -21,7 +21,7 @@ from easydict import EasyDict
 from ding.data.batch import Batch
 from ding.envs.env_manager.grouped_env_manager import GroupedEnvManager
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
-from ding.envs.env_manager.transition_columns import TransitionColumns
+from ding.data.transition_columns import TransitionColumns
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 

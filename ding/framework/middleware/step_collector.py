@@ -12,11 +12,10 @@ offers the worker-actor protocol (`env.bind_actor`, `env.collect_rollout`, the
 (`policy.worker_actor()`); the collector only publishes the collect weights when they moved.
 The ctx fields written are the same either way.
 """
-from typing import Any, Dict, List
-
-import numpy as np
+from typing import Any, Dict
 
 from ding.data.batch import Batch
+from ding.data.transition_columns import TransitionColumns
 from ding.framework.contract import contract, require_config
 
 
@@ -80,34 +79,15 @@ class StepCollector:
 
     def _rollout(self, policy: Any, env: Any, steps: int, kwargs: Dict[str, Any]):
         forward, step_batch, reset = policy.forward_batch, env.step_batch, policy.reset
+        cols = TransitionColumns(env.env_num, steps, self._extra_keys)
         obs = env.ready_obs
-        cols = None
-        episodes = 0
         for t in range(steps):
             out = forward(obs, **kwargs)
-            action = out['action']
-            result = step_batch(action)
-            if cols is None:
-                cols = _allocate(steps, obs, out, result, self._extra_keys)
-            ended = result.terminated | result.truncated
-            cols['obs'][:, t] = obs
-            cols['action'][:, t] = action
-            cols['reward'][:, t] = result.reward
-            cols['next_obs'][:, t] = result.next_obs
-            cols['done'][:, t] = result.terminated
-            cols['truncated'][:, t] = result.truncated
-            for k in self._extra_keys:
-                if k in out:
-                    cols[k][:, t] = out[k]
-            if ended.any():
-                ids = np.flatnonzero(ended)
-                episodes += len(ids)
-                reset(ids.tolist())
+            ended = cols.record(t, 0, obs, out, step_batch(out['action']))
+            if len(ended):
+                reset(ended.tolist())
             obs = env.ready_obs
-        n_env = len(cols['reward'])
-        flat = {k: v.reshape((n_env * steps, ) + v.shape[2:]) for k, v in cols.items()}
-        flat['env_id'] = np.repeat(np.arange(n_env, dtype=np.int64), steps)
-        return Batch(flat), episodes
+        return cols.to_batch(), cols.episodes
 
 
 class WorkerActorLink:
@@ -152,25 +132,3 @@ def _check_rows(env: Any, method: str, batch: Batch, steps: int, n_env: int) -> 
     if len(batch) != steps * n_env:
         raise RuntimeError(f'{type(env).__name__}.{method} returned {len(batch)} rows, '
                            f'expected {steps} steps x {n_env} envs = {steps * n_env}')
-
-
-def _column(steps: int, value: Any, dtype: Any = None) -> np.ndarray:
-    value = np.asarray(value)
-    return np.empty((value.shape[0], steps) + value.shape[1:], dtype=dtype or value.dtype)
-
-
-def _allocate(steps: int, obs: Any, out: Dict[str, Any], result: Any, extra_keys: List[str]) -> Dict[str, np.ndarray]:
-    """Fresh `[B, T, ...]` arrays for one call, shaped from the first step."""
-    obs_dtype = np.float32 if np.asarray(obs).dtype == np.float64 else None
-    cols = {
-        'obs': _column(steps, obs, obs_dtype),
-        'action': _column(steps, out['action']),
-        'reward': _column(steps, result.reward, np.float32),
-        'next_obs': _column(steps, result.next_obs, obs_dtype),
-        'done': _column(steps, result.terminated, np.bool_),
-        'truncated': _column(steps, result.truncated, np.bool_),
-    }
-    for k in extra_keys:
-        if k in out:
-            cols[k] = _column(steps, out[k])
-    return cols

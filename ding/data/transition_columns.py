@@ -1,5 +1,6 @@
-"""`[B, T]` transition arrays filled step by step by a sampler, handed out as one env-major
-`Batch` (the layout `StepCollector` writes into `ctx.trajectories`, see docs/internals.md)."""
+"""`[B, T]` transition arrays filled step by step by a rollout loop (`StepCollector`, the
+alternating sampler), handed out as one env-major `Batch` (the layout of `ctx.trajectories`,
+see docs/internals.md)."""
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 import numpy as np
@@ -21,8 +22,9 @@ class TransitionColumns:
             value = np.asarray(value)
             return np.empty((self.env_num, self.steps) + value.shape[1:], dtype=dtype or value.dtype)
 
-        self.cols = dict(obs=column(obs, np.float32), action=column(out['action']),
-                         reward=column(result.reward, np.float32), next_obs=column(result.next_obs, np.float32),
+        obs_dtype = np.float32 if np.asarray(obs).dtype == np.float64 else None  # uint8 frames stay uint8
+        self.cols = dict(obs=column(obs, obs_dtype), action=column(out['action']),
+                         reward=column(result.reward, np.float32), next_obs=column(result.next_obs, obs_dtype),
                          done=column(result.terminated, np.bool_), truncated=column(result.truncated, np.bool_))
         for k in self.extra_keys:
             if k in out:
