@@ -1,9 +1,11 @@
-"""Small deterministic envs whose every observation and reward can be computed by hand."""
+"""Small deterministic envs whose every observation and reward can be computed by hand, and
+a tiny Q-network for CartPole-shaped observations."""
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from torch import nn
 
 from ding.envs import BaseEnv, BaseEnvTimestep
 
@@ -86,3 +88,14 @@ class DiengineStyleEnv(BaseEnv):
     observation_space = spaces.Box(-1.0, 1.0, shape=(3, ), dtype=np.float32)
     action_space = spaces.Box(-1.0, 1.0, shape=(1, ), dtype=np.float32)
     reward_space = spaces.Box(-np.inf, np.inf, shape=(1, ), dtype=np.float32)
+
+
+class TinyQ(nn.Module):
+    """Q-values of 2 actions from a 4-dim observation, one linear layer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return {'logit': self.fc(x)}

@@ -5,7 +5,6 @@ import multiprocessing
 import gymnasium
 import numpy as np
 import torch
-from torch import nn
 
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper
 from ding.envs.env_manager.alternating_sampler import AlternatingSampler
@@ -13,19 +12,11 @@ from ding.envs.env_manager.weight_board import WeightBoard
 from ding.envs.env_manager.worker_inference import WorkerInferenceSampler
 from ding.policy.worker_actor import EpsGreedyActor
 
+from .mock_envs import TinyQ
+
 
 def cartpole_fns(n):
     return [lambda: DingEnvWrapper(gymnasium.make('CartPole-v1')) for _ in range(n)]
-
-
-class TinyQ(nn.Module):
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fc = nn.Linear(4, 2)
-
-    def forward(self, x):
-        return {'logit': self.fc(x)}
 
 
 def sign_policy(obs):

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import torch
 from easydict import EasyDict
-from torch import nn
 
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper, create_env_manager
 from ding.framework.context import OnlineRLContext
@@ -17,17 +16,9 @@ from ding.policy import DQNPolicy, PPOPolicy
 from ding.policy.base_policy import Policy
 from ding.utils.dicts import deep_merge
 
+from .mock_envs import TinyQ
+
 COLUMNS = ('obs', 'action', 'reward', 'next_obs', 'done', 'truncated', 'env_id')
-
-
-class TinyQ(nn.Module):
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fc = nn.Linear(4, 2)
-
-    def forward(self, x):
-        return {'logit': self.fc(x)}
 
 
 class NoActorPolicy(Policy):
