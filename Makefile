@@ -1,21 +1,36 @@
-# torch is installed first, pinned, so pip takes the local CPU wheel and never resolves a CUDA build.
-PYTHON ?= python3
+# `make run` / `make test` work on a bare machine: they create ./.venv and use it, unless PYTHON
+# names another interpreter (CI passes its own fresh venv's). torch is installed first, pinned,
+# so pip takes the CPU wheel and never resolves a multi-GB CUDA build.
+VENV ?= .venv
+PYTHON ?= $(VENV)/bin/python
 PIP = $(PYTHON) -m pip
 TORCH_PIN ?= torch==2.13.0
 
-.PHONY: install run test test-all bench
+.PHONY: install install-test run test test-slow test-all bench
 
-install:
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+
+install: $(PYTHON)
+	$(PIP) install -q "$(TORCH_PIN)"
+	$(PIP) install -q -e .
+
+install-test: $(PYTHON)
 	$(PIP) install -q "$(TORCH_PIN)"
 	$(PIP) install -q -e ".[test]"
 
 run: install
 	$(PYTHON) -m dizoo.classic_control.cartpole.entry.cartpole_dqn_main
 
-test: install
+# The newcomer's check: every test but the long learning runs (about a minute).
+test: install-test
 	$(PYTHON) -m pytest -q -m "not slow" tests
 
-test-all: install
+# The learning runs: every algorithm family, the 3-seed bars and determinism (CI runs these too).
+test-slow: install-test
+	$(PYTHON) -m pytest -q -m slow tests
+
+test-all: install-test
 	$(PYTHON) -m pytest -q tests
 
 bench: install

@@ -9,11 +9,18 @@ EXTRAS = {
     'envpool': ['envpool'],
     'compat': ['DI-toolkit'],
     'plot': ['matplotlib>=3.7'],
-    'video': ['imageio>=2.30', 'pillow>=10'],
-    'test': ['pytest>=7', 'pytest-timeout>=2'],
+    'video': ['imageio>=2.30', 'pillow>=10', 'pygame-ce>=2.1.3'],
+    # Everything the test suite imports or drives, so that a fresh venv passes it (CI makes one).
+    'test': [
+        'pytest>=7', 'pytest-timeout>=2', 'psutil>=5', 'pygame-ce>=2.1.3', 'pillow>=10', 'imageio>=2.30',
+        'matplotlib>=3.7', 'gymnasium[box2d]>=1.0', 'gymnasium[mujoco]>=1.0', 'ray>=2.9', 'DI-toolkit',
+    ],
+    # pip's default torch wheel on Linux is a multi-GB CUDA build: `ding` does not pull it in on its
+    # own (see `ding/__init__.py`); this extra is for those who want exactly that.
+    'torch': ['torch>=2.1'],
 }
-# envpool has no wheel for every Python; it stays out of 'all'.
-EXTRAS['all'] = sorted({req for name, reqs in EXTRAS.items() if name != 'envpool' for req in reqs})
+# envpool has no wheel for every Python, and torch is the user's choice: both stay out of 'all'.
+EXTRAS['all'] = sorted({req for name, reqs in EXTRAS.items() if name not in ('envpool', 'torch') for req in reqs})
 
 setup(
     name='ding',
@@ -22,8 +29,8 @@ setup(
     python_requires='>=3.10',
     packages=find_packages(include=['ding', 'ding.*', 'dizoo', 'dizoo.*']),
     package_data={'ding.config': ['tuned/*.yaml']},  # the tuned configs `ding train` / `ding list` read
+    # torch is left out on purpose: install the build you want first (README, "Install").
     install_requires=[
-        'torch>=2.1',
         'numpy>=2',
         'gymnasium>=1.0',
         'easydict>=1.10',
