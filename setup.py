@@ -39,5 +39,5 @@ setup(
         'pyyaml>=6',
     ],
     extras_require=EXTRAS,
-    entry_points={'console_scripts': ['ding=ding.entry.cli:main']},
+    entry_points={'console_scripts': ['ding=ding.entry.cli:main', 'ditask=ding.entry.ditask:main']},
 )

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Optional, Tuple
 
 from easydict import EasyDict
 
+from ding.config.di_engine_keys import ENV_REPLAY, POLICY_COMMON
 from ding.config.io import save_config_py, save_config_yaml
 from ding.config.validate import check_keys
 from ding.utils.dicts import deep_merge
@@ -84,9 +85,11 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[Eas
             open_paths.add(path)
         return deep_merge(deep_merge(common, declared or {}), create_section or {})
 
-    env = section(classes['env'], ENV_COMMON, create_cfg.get('env'), 'env')
+    env = section(classes['env'], deep_merge(ENV_COMMON, ENV_REPLAY), create_cfg.get('env'), 'env')
     env.manager = section(classes['env_manager'], env.manager, create_cfg.get('env_manager'), 'env.manager')
-    policy = section(classes['policy'], {}, create_cfg.get('policy'), 'policy')
+    # DI-engine's load_path and learner hooks, which every policy takes (di_engine_keys.py)
+    policy = section(classes['policy'], POLICY_COMMON if classes['policy'] is not None else {},
+                     create_cfg.get('policy'), 'policy')
 
     buffer_declared = class_defaults(classes['buffer'])
     policy_buffer = policy.get('other', {}).get('replay_buffer')
@@ -119,6 +122,14 @@ def run_dir(exp_name: str, renew_dir: bool) -> str:
     return name
 
 
+def manager_section(user: Mapping, create_cfg: Mapping) -> Optional[Mapping]:
+    """The create_config's env_manager section, with the type the user's `env.manager.type` names
+    when there is one: the pipeline builds that manager, so its keys are the ones to check."""
+    user_type = ((user.get('env') or {}).get('manager') or {}).get('type')
+    section = create_cfg.get('env_manager')
+    return section if not user_type else dict(section or {}, type=user_type)
+
+
 def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, learner: Any = None,
                    collector: Any = None, evaluator: Any = None, buffer: Any = None, env: Any = None,
                    reward_model: Any = None, world_model: Any = None, seed: int = 0, auto: bool = False,
@@ -137,7 +148,7 @@ def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, le
             raise ValueError('compile_config(auto=True) needs create_cfg (the create_config naming the types)')
         import_create_names(create_cfg)
         env = env or resolve_class(ENV_REGISTRY, create_cfg.get('env'))
-        env_manager = env_manager or resolve_class(ENV_MANAGER_REGISTRY, create_cfg.get('env_manager'), 'base')
+        env_manager = env_manager or resolve_class(ENV_MANAGER_REGISTRY, manager_section(user, create_cfg), 'base')
         policy = policy or resolve_class(POLICY_REGISTRY, create_cfg.get('policy'))
         buffer = buffer or resolve_class(BUFFER_REGISTRY, create_cfg.get('replay_buffer'), 'deque')
         reward_model = reward_model or resolve_class(REWARD_MODEL_REGISTRY, create_cfg.get('reward_model'))

@@ -5,7 +5,7 @@ section: one whose defaults are an empty mapping (e.g. `policy.model`, whose key
 model's constructor arguments), or one listed in `open_paths` because its class declares
 no default config (an env with no `default_config()` accepts any env keys).
 """
-from typing import Iterable, List, Mapping
+from typing import Iterable, List, Mapping, Tuple
 
 from ding.utils.keys import closest
 
@@ -21,6 +21,12 @@ def unknown_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = (
     """One line per key of `user` that `defaults` does not declare (or a section that is not a
     mapping where the defaults have one), with the closest valid key when there is one.
     Below an open section new keys are accepted; keys it does declare are still checked."""
+    return [message for _, message in unknown_key_paths(user, defaults, open_paths, section)]
+
+
+def unknown_key_paths(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = (),
+                      section: str = '') -> List[Tuple[str, str]]:
+    """`unknown_keys` as (dotted path, message) pairs."""
     open_paths = set(open_paths)
     is_open = section in open_paths or not defaults
     problems = []
@@ -29,22 +35,24 @@ def unknown_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = (
         if key not in defaults:
             if not is_open:
                 valid = ', '.join(sorted(map(str, defaults)))
-                problems.append(f'cfg.{path}{closest(str(key), map(str, defaults))} '
-                                f'[valid keys under cfg{"." + section if section else ""}: {valid}]')
+                problems.append((path, f'cfg.{path}{closest(str(key), map(str, defaults))} '
+                                       f'[valid keys under cfg{"." + section if section else ""}: {valid}]'))
             continue
         default = defaults[key]
         if isinstance(default, Mapping):
             if isinstance(value, Mapping):
-                problems += unknown_keys(value, default, open_paths, path)
+                problems += unknown_key_paths(value, default, open_paths, path)
             elif default:
-                problems.append(f'cfg.{path} must be a mapping of {sorted(map(str, default))}, '
-                                f'got {type(value).__name__} {value!r}')
+                problems.append(('', f'cfg.{path} must be a mapping of {sorted(map(str, default))}, '
+                                     f'got {type(value).__name__} {value!r}'))
     return problems
 
 
 def check_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = ()) -> None:
-    """KeyError listing every unknown key of `user` by its full dotted path."""
-    problems = unknown_keys(user, defaults, open_paths)
+    """KeyError listing every unknown key of `user` by its full dotted path. A real DI-engine
+    key that ding does not use is not an error: it gets one warning (di_engine_keys.py)."""
+    from ding.config.di_engine_keys import split_accepted
+    problems = split_accepted(unknown_key_paths(user, defaults, open_paths))
     if problems:
         head = 'unknown config key' + ('s' if len(problems) > 1 else '')
         raise ConfigKeyError(head + ':\n  ' + '\n  '.join(problems))

@@ -14,15 +14,32 @@ _EXPORTS = {
     'use_time_check': 'buffer.middleware',
     'clone_object': 'buffer.middleware',
     'group_sample': 'buffer.middleware',
+    'padding': 'buffer.middleware',
+    'sample_range_view': 'buffer.middleware',
+    'staleness_check': 'buffer.middleware',
     'BatchDataset': 'dataset',
     'collate_batch': 'dataset',
     'FileModelLoader': 'model_loader',
     'FileStorageLoader': 'storage_loader',
     'FileStorage': 'storage_loader',
+    'offline_data_save_type': 'offline_save',
+    'save_offline_data': 'offline_save',
 }
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+_lazy_getattr, _lazy_dir = lazy_exports(__name__, _EXPORTS)
+_TORCH_DATA = ('Dataset', 'DataLoader')  # DI-engine re-exports torch's here
+
+
+def __getattr__(name: str):  # noqa: F811
+    if name in _TORCH_DATA:
+        import torch.utils.data
+        return getattr(torch.utils.data, name)
+    return _lazy_getattr(name)
+
+
+def __dir__():
+    return sorted(set(_lazy_dir()) | set(_TORCH_DATA))
 
 # config `replay_buffer.type` -> the module that registers it
 from ding.utils.registry import BUFFER_REGISTRY  # noqa: E402
 
-BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer'})
+BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'buffer.di_engine_types'})

@@ -24,39 +24,67 @@ def _index(col: Any, idx: Any) -> Any:
 
 
 class Row(Mapping):
-    """One row of a Batch: attribute and item access, read-only view."""
-    __slots__ = ('_batch', '_i')
+    """One row of a Batch: attribute and item access, a view (writes go to the Batch's
+    columns). A field the Batch has no column for can be added, as to DI-engine's sampled
+    dicts; it lives on this row object only."""
+    __slots__ = ('_batch', '_i', '_extra')
 
     def __init__(self, batch: 'Batch', i: int) -> None:
         object.__setattr__(self, '_batch', batch)
         object.__setattr__(self, '_i', i)
+        object.__setattr__(self, '_extra', None)
 
     def __getitem__(self, key: str) -> Any:
-        return self._batch._cols[key][self._i]
+        col = self._batch._cols.get(key)
+        if col is not None:
+            return col[self._i]
+        if self._extra is not None and key in self._extra:
+            return self._extra[key]
+        raise KeyError(key)
 
     def __getattr__(self, key: str) -> Any:
+        if key in Row.__slots__:  # not set yet (copy, unpickle): no field lookup
+            raise AttributeError(key)
         try:
-            return self._batch._cols[key][self._i]
+            return self[key]
         except KeyError:
-            raise AttributeError(f"transition has no field {key!r}; fields: {sorted(self._batch._cols)}") from None
+            raise AttributeError(f"transition has no field {key!r}; fields: {sorted(self)}") from None
 
     def __setitem__(self, key: str, value: Any) -> None:
-        self._batch._cols[key][self._i] = value
+        col = self._batch._cols.get(key)
+        if col is not None:
+            col[self._i] = value
+            return
+        if self._extra is None:
+            object.__setattr__(self, '_extra', {})
+        self._extra[key] = value
 
     def __setattr__(self, key: str, value: Any) -> None:
         self[key] = value
 
+    def __reduce__(self) -> tuple:  # copy / pickle: the same view, its added fields too
+        return _make_row, (self._batch, self._i, self._extra)
+
     def __iter__(self) -> Iterator[str]:
-        return iter(self._batch._cols)
+        yield from self._batch._cols
+        if self._extra:
+            yield from self._extra
 
     def __len__(self) -> int:
-        return len(self._batch._cols)
+        return len(self._batch._cols) + len(self._extra or ())
 
     def to_dict(self) -> Dict[str, Any]:
         return {k: (v.to_dict() if isinstance(v, Row) else v) for k, v in self.items()}
 
     def __repr__(self) -> str:
         return f'Row({self.to_dict()!r})'
+
+
+def _make_row(batch: 'Batch', i: int, extra: Any) -> Row:
+    row = Row(batch, i)
+    if extra:
+        object.__setattr__(row, '_extra', dict(extra))
+    return row
 
 
 class Batch:
@@ -200,6 +228,10 @@ class Batch:
             return torch.from_numpy(np.ascontiguousarray(v)).to(device)
 
         return self.apply(conv)
+
+    def copy(self) -> 'Batch':
+        """A Batch of copies of every column (as `ndarray.copy()` for a plain array)."""
+        return self.apply(lambda v: v.clone() if isinstance(v, torch.Tensor) else v.copy())
 
     def to_numpy(self) -> 'Batch':
         return self.apply(lambda v: v.detach().cpu().numpy() if isinstance(v, torch.Tensor) else v)

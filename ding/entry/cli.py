@@ -7,14 +7,22 @@
     ding list                                          what is available  (ding.entry.listing)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
-Mistakes a user can fix (an unknown algorithm, env or config key, a missing file) print one
-error with the valid choices and exit with status 2, without a traceback.
+Mistakes a user can fix (an unknown algorithm, env or config key, a bad number, a misspelt
+model argument, a missing or corrupt file, a missing optional package) print one line
+`ding: error: <cause>` (with the valid choices, or the extra to install) and exit with status
+2, without a traceback and without leaving a run directory. SIGINT / SIGTERM during a run
+checkpoint it and exit 130 / 143 (see `ding.entry.interrupt`).
 """
 import argparse
 import importlib
 import logging
+import signal
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional
+
+from ding.envs.env_manager.env_faults import EnvFaultError
+from ding.entry.extras import missing_extra
+from ding.entry.interrupt import RunInterrupted, signals_interrupt
 
 SUBCOMMANDS = {
     'train': ('ding.entry.train', 'start a training run'),
@@ -26,7 +34,8 @@ SUBCOMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog='ding', description='Train, resume, evaluate and plot ding runs.')
+    from ding.entry.arguments import Parser
+    parser = Parser(prog='ding', description='Train, resume, evaluate and plot ding runs.')
     parser.add_argument('-v', '--verbose', action='store_true', help='log at INFO level')
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
     for name, (module, help_text) in SUBCOMMANDS.items():
@@ -37,8 +46,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _user_errors() -> tuple:
     from ding.config.validate import ConfigKeyError
+    from ding.entry.arguments import UsageError
     from ding.entry.catalog import ChoiceError
-    return ChoiceError, ConfigKeyError, FileNotFoundError
+    from ding.framework.middleware.run_state_file import RunStateUnreadable
+    from ding.utils.checkpoint_io import CheckpointError
+    return ChoiceError, ConfigKeyError, FileNotFoundError, UsageError, CheckpointError, RunStateUnreadable
+
+
+def _error(message: Any) -> int:
+    print(f'ding: error: {message}', file=sys.stderr)
+    return 2
+
+
+def _run(argv: List[str]) -> int:
+    if argv and (argv[0] == '-m' or argv[0].startswith('--mode')):
+        from ding.entry import serial
+        return serial.main(argv)
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        build_parser().print_help()
+        return 2
+    return importlib.import_module(SUBCOMMANDS[args.command][0]).main(args)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -47,17 +75,25 @@ def main(argv: Optional[List[str]] = None) -> int:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format='%(asctime)s %(name)s: %(message)s', datefmt='%H:%M:%S')
     try:
-        if argv and (argv[0] == '-m' or argv[0].startswith('--mode')):
-            from ding.entry import serial
-            return serial.main(argv)
-        args = build_parser().parse_args(argv)
-        if args.command is None:
-            build_parser().print_help()
-            return 2
-        return importlib.import_module(SUBCOMMANDS[args.command][0]).main(args)
+        with signals_interrupt():
+            return _run(argv)
     except _user_errors() as err:
+        return _error(err)
+    except EnvFaultError as err:  # an env kept failing: its own error, no traceback of ours
         print(f'ding: error: {err}', file=sys.stderr)
-        return 2
+        return 1
+    except RunInterrupted as stop:  # SIGINT / SIGTERM: checkpointed at the end of the step
+        print(stop, file=sys.stderr)
+        return stop.exit_code
+    except KeyboardInterrupt as err:  # a signal while no pipeline ran: no step to checkpoint
+        signum = getattr(err, 'signum', signal.SIGINT)
+        print(f'ding: interrupted ({signal.Signals(signum).name}) while no step was running', file=sys.stderr)
+        return 128 + int(signum)
+    except Exception as err:
+        extra = missing_extra(err)  # an optional package: name the extra that installs it
+        if extra is None:
+            raise
+        return _error(extra)
 
 
 if __name__ == '__main__':

@@ -6,21 +6,22 @@ weights from the checkpoint given, or the run's best (`ckpt/eval.pth.tar`), else
 """
 import argparse
 import os
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
 import numpy as np
-import torch
 from easydict import EasyDict
 
+from ding.entry.arguments import UsageError, positive_int, seed_value
+from ding.utils.checkpoint_io import CheckpointError, load_checkpoint
 from ding.utils.run_dir import RunDir, policy_checkpoint, run_dir_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('path', help='a run directory or a checkpoint file inside one (ckpt/*.pth.tar)')
-    parser.add_argument('--episodes', type=int, default=5)
+    parser.add_argument('--episodes', type=positive_int, default=5)
     parser.add_argument('--render', default=None, metavar='OUT', help='write a .gif or .mp4 of the episodes')
-    parser.add_argument('--seed', type=int, default=None, help='env seed (default: the run\'s seed)')
-    parser.add_argument('--fps', type=int, default=25, help='frames per second (GIF stores 1/100 s steps)')
+    parser.add_argument('--seed', type=seed_value, default=None, help='env seed (default: the run\'s seed)')
+    parser.add_argument('--fps', type=positive_int, default=25, help='frames per second (GIF stores 1/100 s steps)')
 
 
 def run_config(run_dir: str) -> EasyDict:
@@ -40,13 +41,19 @@ def run_config(run_dir: str) -> EasyDict:
 
 
 def load_policy(cfg: Any, ckpt_path: str) -> Any:
-    """An eval-only policy with the checkpoint's weights (a policy checkpoint or run_state.pt)."""
+    """An eval-only policy with the checkpoint's weights (a policy checkpoint or run_state.pt);
+    CheckpointError for a file that is unreadable or does not fit the run's model."""
     from ding.entry.pipeline import make_policy
     policy = make_policy(cfg, enable_field=['eval'])
-    state = torch.load(ckpt_path, map_location='cpu', weights_only=False)
-    if 'format' in state and 'policy' in state:  # a run-state checkpoint
+    state = load_checkpoint(ckpt_path)
+    if isinstance(state, Mapping) and 'format' in state and 'policy' in state:  # a run-state checkpoint
         state = state['policy']
-    policy.learn_mode.load_state_dict(state)
+    if not isinstance(state, Mapping) or 'model' not in state:
+        raise CheckpointError(f'{ckpt_path} is not a policy checkpoint (no model weights in it)')
+    try:
+        policy.learn_mode.load_state_dict(state)
+    except (RuntimeError, KeyError, ValueError) as err:
+        raise CheckpointError(f'{ckpt_path} does not fit this run\'s model: {err}') from err
     return policy
 
 
@@ -56,6 +63,7 @@ def make_eval_env(cfg: Any, render: bool) -> Any:
     env = env_cls(evaluator_cfgs[0])
     if render:
         os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')  # pygame draws off-screen; no display needed
+        os.environ.setdefault('PYGAME_HIDE_SUPPORT_PROMPT', '1')  # no banner in the command's output
         inner = getattr(env, 'env', None)
         unwrapped = getattr(inner, 'unwrapped', None)
         if unwrapped is None or not hasattr(unwrapped, 'render_mode'):
@@ -85,17 +93,24 @@ def play(policy: Any, env: Any, episodes: int, seed: int, render: bool) -> Tuple
     return returns, frames
 
 
+def check_render_target(path: str) -> None:
+    """Before any episode is played: the video type is known and its packages are installed
+    (pygame draws the frames, imageio writes them, pillow encodes a GIF)."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in ('.gif', '.mp4'):
+        raise UsageError(f'--render must end in .gif or .mp4, got {path!r}')
+    import importlib
+    for module in ('pygame', 'imageio') + (('PIL', ) if ext == '.gif' else ()):
+        importlib.import_module(module)  # an ImportError names the extra (ding.entry.extras)
+
+
 def write_video(frames: List[np.ndarray], path: str, fps: int) -> None:
     """A .gif (pillow) or .mp4 (imageio-ffmpeg), written beside the target then renamed.
     A GIF merges identical consecutive frames into one longer frame: its total duration,
     not its frame count, is `len(frames) / fps`."""
-    try:
-        import imageio.v2 as imageio
-    except ImportError as err:
-        raise ImportError('rendering needs imageio: pip install "ding[video]"') from err
+    import imageio.v2 as imageio
+    check_render_target(path)
     ext = os.path.splitext(path)[1].lower()
-    if ext not in ('.gif', '.mp4'):
-        raise ValueError(f'--render must end in .gif or .mp4, got {path!r}')
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     tmp = os.path.join(directory, f'.{os.path.basename(path)}.{os.getpid()}.tmp{ext}')
@@ -115,6 +130,8 @@ def evaluate(path: str, episodes: int = 5, render: Optional[str] = None, seed: O
     run_dir = run_dir_of(path)
     if run_dir is None:
         raise FileNotFoundError(f'{path} is not a run directory or a checkpoint inside one')
+    if render is not None:
+        check_render_target(render)
     cfg = run_config(run_dir)
     ckpt = policy_checkpoint(path)
     policy = load_policy(cfg, ckpt)

@@ -3,12 +3,13 @@
 
 The pipeline follows from the policy's config, as the dizoo entries write it by hand:
   offpolicy  evaluator -> [eps_greedy] -> StepCollector(random warm-up) -> [nstep] ->
-             data_pusher -> OffPolicyLearner
+             data_pusher -> OffPolicyLearner   (prioritized replay when policy.priority)
   onpolicy   evaluator -> StepCollector -> gae_estimator -> multistep_trainer
   episode    evaluator -> EpisodeCollector -> montecarlo_return_estimator -> trainer (PG)
-and around it: RunStateSaver (first, for exact resume), progress_reporter, online_logger,
-CkptSaver, termination_checker, final_ctx_saver.
+and around it: [StopOnSignals (the CLI's Ctrl-C)], RunStateSaver (first, for exact resume),
+progress_reporter, online_logger, CkptSaver, termination_checker, final_ctx_saver.
 """
+import contextlib
 import logging
 from dataclasses import dataclass
 from functools import partial
@@ -16,6 +17,7 @@ from typing import Any, Optional
 
 import torch
 
+from ding.entry.interrupt import StopOnSignals
 from ding.utils.run_dir import RunDir
 
 logger = logging.getLogger('ding.entry')
@@ -31,6 +33,7 @@ class RunOptions:
     ckpt_train_freq: int = 1000
     resume: bool = False
     progress: bool = True  # the live progress line (the progress files are always written)
+    stop_on_signals: bool = False  # SIGINT/SIGTERM: checkpoint at the step's end, raise RunInterrupted (the CLI)
     kind: Optional[str] = None  # None: from the policy config
 
 
@@ -80,12 +83,28 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
     if (kind or pipeline_kind(cfg)) == 'offpolicy':
         from ding.data import DequeBuffer
         buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
+        if cfg.policy.get('priority', False):
+            buffer_.use(prioritized_replay(buffer_, cfg))
     return RunParts(policy, buffer_, collector_env, evaluator_env)
 
 
+def prioritized_replay(buffer_: Any, cfg: Any) -> Any:
+    """PER for a policy with `priority=True` (it returns new priorities); importance weights
+    when it asks for them (`priority_IS_weight`). DI-engine's replay_buffer keys alpha, beta and
+    anneal_step set the exponents and beta's annealing, where the policy config has them."""
+    from ding.data import PriorityExperienceReplay
+    replay = cfg.policy.other.replay_buffer
+    return PriorityExperienceReplay(buffer_, IS_weight=bool(cfg.policy.get('priority_IS_weight', False)),
+                                    priority_power_factor=replay.get('alpha', 0.6),
+                                    IS_weight_power_factor=replay.get('beta', 0.4),
+                                    IS_weight_anneal_train_iter=replay.get('anneal_step', int(1e5)))
+
+
 def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, nstep: Any = None) -> None:
+    from ding.entry.learner_hooks import log_train_freq
     from ding.framework import middleware as mw
     policy = parts.policy
+    log_freq = log_train_freq(cfg, 100)
     if kind == 'offpolicy':
         if cfg.policy.other.get('eps'):
             task.use(mw.eps_greedy_handler(cfg))
@@ -98,11 +117,11 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, nstep:
     elif kind == 'onpolicy':
         task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env))
         task.use(mw.gae_estimator(cfg, policy.collect_mode))
-        task.use(mw.multistep_trainer(policy.learn_mode, log_freq=100))
+        task.use(mw.multistep_trainer(policy.learn_mode, log_freq=log_freq))
     elif kind == 'episode':
         task.use(mw.EpisodeCollector(cfg, policy.collect_mode, parts.collector_env))
         task.use(mw.montecarlo_return_estimator(policy))
-        task.use(mw.trainer(cfg, policy.learn_mode, log_freq=100))
+        task.use(mw.trainer(cfg, policy.learn_mode, log_freq=log_freq))
     else:
         raise ValueError(f'unknown pipeline kind {kind!r}; valid: {PIPELINE_KINDS}')
 
@@ -118,15 +137,26 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     ding_init(cfg)
     # The n-step stage holds each env's last rows until their window is known: a checkpoint keeps them.
     nstep = mw.nstep_reward_enhancer(cfg) if kind == 'offpolicy' and cfg.policy.get('nstep', 1) > 1 else None
-    with task.start(async_mode=False, ctx=OnlineRLContext()):
-        task.use(mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
-                                  every_env_step=options.checkpoint_freq, resume=options.resume,
-                                  extra={'nstep_reward_enhancer': nstep} if nstep is not None else None))
+    from ding.entry import learner_hooks
+    learner_hooks.load_before_run(cfg, parts.policy, options.resume)
+    ckpt_saver = mw.CkptSaver(parts.policy, run_dir.root,
+                              train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq))
+    # a resumed run replaces eval.pth.tar only with a better evaluation (a void stand-in has no state)
+    extra = {'ckpt_saver': ckpt_saver} if hasattr(ckpt_saver, 'state_dict') else {}
+    if nstep is not None:
+        extra['nstep_reward_enhancer'] = nstep
+    saver = mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
+                             every_env_step=options.checkpoint_freq, resume=options.resume, extra=extra)
+    stop = StopOnSignals(saver, run_dir.root) if options.stop_on_signals else None
+    with task.start(async_mode=False, ctx=OnlineRLContext()), stop or contextlib.nullcontext():
+        if stop is not None:
+            task.use(stop)  # before the saver: its post-yield part runs after the saver's
+        task.use(saver)
         task.use(mw.progress_reporter(run_dir.root, max_env_step=options.max_env_step, show=options.progress))
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
         _use_learning_stages(task, cfg, parts, kind, nstep)
-        task.use(mw.online_logger(train_show_freq=100))
-        task.use(mw.CkptSaver(parts.policy, run_dir.root, train_freq=options.ckpt_train_freq))
+        task.use(mw.online_logger(train_show_freq=learner_hooks.log_train_freq(cfg, 100)))
+        task.use(ckpt_saver)
         task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
         task.use(mw.final_ctx_saver(run_dir.root))
         task.run()

@@ -1,8 +1,9 @@
 """`ding resume RUN_DIR`: carry on a run from its last run-state checkpoint.
 
 The run is rebuilt from `run.json` (same config, seed and bounds) and the first step restores
-`ckpt/run_state.pt` (see `ding.framework.middleware.run_state`), so a serial run that was
-killed, even with SIGKILL, ends as if it had never stopped.
+`ckpt/run_state.pt` (see `ding.framework.middleware.run_state`), so a run that was killed,
+even with SIGKILL, ends as if it had never stopped. An unreadable `run_state.pt` falls back
+to `run_state.prev.pt` with a warning; when neither reads, `RunStateUnreadable` says why.
 """
 import argparse
 import os
@@ -10,7 +11,7 @@ import os
 from easydict import EasyDict
 
 from ding.entry.pipeline import RunOptions, build_parts, run_training
-from ding.framework.middleware.run_state import load_run_state
+from ding.framework.middleware.run_state import read_run_state
 from ding.utils.run_dir import RunDir
 
 
@@ -26,10 +27,10 @@ def resume_run(run_dir: str, progress: bool = True):
     from ding.config import compile_config
     rd = RunDir(run_dir)
     meta = rd.read_meta()
-    if not os.path.isfile(rd.run_state):
+    if not (os.path.isfile(rd.run_state) or os.path.isfile(rd.run_state_prev)):
         raise FileNotFoundError(f'{run_dir} has no run-state checkpoint yet ({rd.run_state}); start it again with '
                                 f'`ding train` instead')
-    state = load_run_state(rd.run_state)
+    state, _, _ = read_run_state(rd.run_state)  # the restore says which file, if not the latest
     if state['finished']:
         print(f'{run_dir} already finished at env_step={state["ctx"]["env_step"]}; nothing to resume')
         return None
@@ -41,7 +42,7 @@ def resume_run(run_dir: str, progress: bool = True):
           f'train_iter={state["ctx"]["train_iter"]}', flush=True)
     del state
     options = RunOptions(max_env_step=meta['max_env_step'], checkpoint_freq=meta['checkpoint_freq'], resume=True,
-                         progress=progress and meta.get('progress', True))
+                         progress=progress and meta.get('progress', True), stop_on_signals=True)
     parts = build_parts(cfg)
     try:
         return run_training(cfg, parts, options)

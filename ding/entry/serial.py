@@ -8,21 +8,27 @@ run directory the config names.
 """
 import argparse
 import copy
-from typing import List
+import logging
+import os
+from typing import Any, List, Optional, Tuple
 
 from easydict import EasyDict
 
+from ding.entry.arguments import Parser, positive_int, seed_value
+
 MODES = ('serial', 'serial_onpolicy', 'serial_offline', 'eval')
+logger = logging.getLogger('ding.entry')
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog='ding', description='DI-engine-style entry: ding -m MODE -c CONFIG -s SEED')
+    parser = Parser(prog='ding', description='DI-engine-style entry: ding -m MODE -c CONFIG -s SEED')
     parser.add_argument('-m', '--mode', required=True, help=f'one of {", ".join(MODES)}')
     parser.add_argument('-c', '--config', required=True, help='python config file with main_config, create_config')
-    parser.add_argument('-s', '--seed', type=int, action='append', help='seed (repeat for several runs)')
-    parser.add_argument('--max-env-step', type=int, default=int(1e10))
-    parser.add_argument('--max-train-iter', type=int, default=None)
-    parser.add_argument('--checkpoint-freq', type=int, default=10000, help='env steps between resume checkpoints')
+    parser.add_argument('-s', '--seed', type=seed_value, action='append', help='seed (repeat for several runs)')
+    parser.add_argument('--max-env-step', type=positive_int, default=int(1e10))
+    parser.add_argument('--max-train-iter', type=positive_int, default=None)
+    parser.add_argument('--checkpoint-freq', type=positive_int, default=10000,
+                        help='env steps between resume checkpoints')
     parser.add_argument('--ckpt', default=None, help='(eval mode) checkpoint to evaluate')
     parser.add_argument('--episodes', type=int, default=None, help='(eval mode) episodes, default n_evaluator_episode')
     parser.add_argument('-v', '--verbose', action='store_true')
@@ -42,17 +48,34 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
                                   'use an offline pipeline script (offline_data_fetcher + trainer)')
     if mode == 'eval':
         from ding.entry.evaluate import evaluate
-        path = args.ckpt or exp_name
-        evaluate(path, episodes=args.episodes or int(main.get('env', {}).get('n_evaluator_episode', 5)), seed=seed)
+        path, render = eval_target(main, args.ckpt, exp_name)
+        evaluate(path, episodes=args.episodes or int(main.get('env', {}).get('n_evaluator_episode', 5)),
+                 render=render, seed=seed)
         return
     main = EasyDict(copy.deepcopy(main))
     # As in DI-engine, the policy's `on_policy` flag picks the pipeline under either mode name.
     options = RunOptions(max_env_step=args.max_env_step, max_train_iter=args.max_train_iter,
-                         checkpoint_freq=args.checkpoint_freq)
+                         checkpoint_freq=args.checkpoint_freq, stop_on_signals=True)
     info = {'algo': create.get('policy', {}).get('type'), 'env': main.get('env', {}).get('env_id'),
             'source': config_path, 'mode': mode}
     from ding.entry.train import summary
     print(summary(start_run(main, create, info, seed, options, exp_name)[1]))
+
+
+def eval_target(main: Any, ckpt: Optional[str], exp_name: str) -> Tuple[str, Optional[str]]:
+    """(what to evaluate, video file or None) for `-m eval`: `--ckpt`, else DI-engine's
+    `policy.load_path` when that file exists, else the run's best checkpoint; the episodes are
+    recorded as `<env.replay_path>/eval.gif` when the config sets `env.replay_path`."""
+    load_path = (main.get('policy') or {}).get('load_path')
+    path = ckpt or exp_name
+    if not ckpt and load_path:
+        if os.path.isfile(load_path):
+            path = load_path
+        else:
+            logger.warning('policy.load_path %s does not exist; evaluating the best checkpoint of %s',
+                           load_path, exp_name)
+    replay_path = (main.get('env') or {}).get('replay_path')
+    return path, os.path.join(replay_path, 'eval.gif') if replay_path else None
 
 
 def main(argv: List[str]) -> int:

@@ -7,12 +7,15 @@ The run directory records in `run.json` the user-level config and the bounds, wh
 `ding resume` needs to rebuild the same pipeline.
 """
 import argparse
+import contextlib
 import json
 import os
-from typing import Any, Dict, Optional, Tuple
+import shutil
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 from easydict import EasyDict
 
+from ding.entry.arguments import UsageError, positive_int, seed_value
 from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
 from ding.entry.pipeline import RunOptions, build_parts, run_training
 from ding.utils.dicts import deep_merge
@@ -25,9 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('-f', '--file', help='a tuned config (ding/config/tuned/*.yaml) or a DI-engine config .py file')
     parser.add_argument('--config', default=None, help='JSON object of config overrides, e.g. \'{"policy": '
                         '{"learn": {"learning_rate": 0.0005}}}\'')
-    parser.add_argument('--seed', type=int, default=0)
-    parser.add_argument('--max-env-step', type=int, default=None, help='env-step budget (default: the tuned one)')
-    parser.add_argument('--checkpoint-freq', type=int, default=10000, help='env steps between resume checkpoints')
+    parser.add_argument('--seed', type=seed_value, default=0)
+    parser.add_argument('--max-env-step', type=positive_int, default=None,
+                        help='env-step budget (default: the tuned one)')
+    parser.add_argument('--checkpoint-freq', type=positive_int, default=10000,
+                        help='env steps between resume checkpoints')
     parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
     parser.add_argument('--no-progress', action='store_true', 
                         help='no live progress line (progress.csv and result.json are still written)')
@@ -45,7 +50,7 @@ def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str])
             return main, create, {'algo': create.get('policy', {}).get('type', algo), 'env': env, 'source': path}
     else:
         if not algo or not env:
-            raise SystemExit('ding train: give --algo and --env (see `ding list`), or -f CONFIG')
+            raise UsageError('give --algo and --env (see `ding list`), or -f CONFIG')
         tuned = find_tuned(algo, env)
     main, create = tuned.load()
     return main, create, _tuned_info(tuned)
@@ -79,9 +84,9 @@ def parse_overrides(text: Optional[str]) -> Dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as err:
-        raise SystemExit(f'ding train: --config must be a JSON object: {err}') from err
+        raise UsageError(f'--config must be a JSON object: {err}') from err
     if not isinstance(value, dict):
-        raise SystemExit(f'ding train: --config must be a JSON object, got {type(value).__name__}')
+        raise UsageError(f'--config must be a JSON object, got {type(value).__name__}')
     return value
 
 
@@ -95,17 +100,29 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
     main.exp_name = exp_name or f'{info.get("algo") or "run"}_{env_slug}_seed{seed}'
     cfg = compile_config(main, create_cfg=create, auto=True, seed=seed)
     main.exp_name = cfg.exp_name
-    RunDir(cfg.exp_name).write_meta({
-        **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
-        'progress': options.progress, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
-        'create_config': to_plain(create)})
+    with removed_on_failure(cfg.exp_name):
+        RunDir(cfg.exp_name).write_meta({
+            **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
+            'progress': options.progress, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
+            'create_config': to_plain(create)})
+        parts = build_parts(cfg)  # model config errors, missing env packages: before any step
     print(f'run directory: {os.path.abspath(cfg.exp_name)}', flush=True)
-    parts = build_parts(cfg)
     try:
         ctx = run_training(cfg, parts, options)
     finally:
         parts.close()
     return cfg, ctx
+
+
+@contextlib.contextmanager
+def removed_on_failure(run_dir: str) -> Iterator[None]:
+    """A run whose setup fails leaves no directory behind (compile_config made it new for
+    this run, so nothing else is in it)."""
+    try:
+        yield
+    except BaseException:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        raise
 
 
 def summary(ctx: Any) -> str:
@@ -118,7 +135,8 @@ def main(args: argparse.Namespace) -> int:
     main_cfg, create_cfg, info = resolve_config(args.algo, args.env, args.file)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     budget = args.max_env_step if args.max_env_step is not None else info.get('budget_env_steps')
-    options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress)
+    options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress,
+                         stop_on_signals=True)
     cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name)
     print(summary(ctx))
     return 0

@@ -9,6 +9,7 @@ _EXPORTS = {
     'BaseEnvManagerV2': 'env_manager.base_env_manager',
     'EnvStepBatch': 'env_manager.step_batch',
     'EnvTimestep': 'env_manager.step_batch',
+    'EnvFaultError': 'env_manager.env_faults',
     'LegacyGymAdapter': 'gym_compat',
     'create_env_manager': 'env_manager.factory',
     'get_env_manager_cls': 'env_manager.factory',
@@ -19,6 +20,8 @@ _EXPORTS = {
     'AutoEnvManager': 'env_manager.auto_env_manager',
     'AlternatingSampler': 'env_manager.alternating_sampler',
     'WorkerInferenceSampler': 'env_manager.worker_inference',
+    'EnvSupervisor': 'env_manager.env_supervisor',
+    'EnvState': 'env_manager.env_state',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 

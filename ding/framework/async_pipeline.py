@@ -15,8 +15,14 @@ Bounds and guarantees
 - finish: once `task.finish` is set no new step enters the first stage; steps already past it
   (at most max_lag of them) complete, so no half-done step is left behind. A finish set by the
   first stage (an evaluator reaching stop_value) thus ends the run after the same step as sync.
-- Errors: the first exception stops the feeding, later stages drop what they receive, every
-  thread exits, and `run()` re-raises it. No thread outlives `run()`.
+- Errors: the first exception stops the feeding, releases every `task.wait_for` in progress
+  (it returns None), later stages drop what they receive, every thread exits, and `run()`
+  re-raises it within the step. No thread outlives `run()`.
+- wait_for: a stage that calls `task.wait_for` hands its step on to the next stage before it
+  blocks, so an event that a later middleware of the same step emits arrives (DI-engine's
+  async mode runs a step's middlewares concurrently). From then on both run on that step's
+  ctx at once, as in DI-engine; the step completes (backward parts, in the order their
+  forward parts finished) only once the waiting stage's forward part has returned.
 
 Kept fields (env_step, train_iter, ...) live in one KeptLedger. Each middleware call loads
 the newest values into its ctx and folds its changes back (integers as increments), so no
@@ -36,15 +42,18 @@ from ding.framework.context import Context
 from ding.framework.contract import middleware_name
 from ding.framework.kept_ledger import KeptLedger
 from ding.framework.onion import BackwardStack
+from ding.framework.thread_budget import async_thread_budget, torch_thread_budget
 
 
 class _Step:
-    __slots__ = ('index', 'ctx', 'stack')
+    __slots__ = ('index', 'ctx', 'stack', 'handed_on', 'waiting')
 
     def __init__(self, index: int, ctx: Context) -> None:
         self.index = index
         self.ctx = ctx
         self.stack = BackwardStack()
+        self.handed_on: set = set()  # stages that passed this step on early (blocked in wait_for)
+        self.waiting = 0  # of those, how many are still in their forward part
 
 
 class _Stage:
@@ -67,7 +76,8 @@ class AsyncPipeline:
     """
 
     def __init__(self, middlewares: List[Callable], first_ctx: Context, max_lag: int, local: threading.local,
-                 is_finished: Callable[[], bool], on_complete: Callable[[Context], None]) -> None:
+                 is_finished: Callable[[], bool], on_complete: Callable[[Context], None],
+                 torch_threads: Optional[int] = None, on_error: Callable[[], None] = lambda: None) -> None:
         if max_lag < 0:
             raise ValueError(f'max_lag must be >= 0, got {max_lag}')
         self._stages = [_Stage(i, fn) for i, fn in enumerate(middlewares)]
@@ -76,17 +86,24 @@ class AsyncPipeline:
         self._local = local
         self._is_finished = is_finished
         self._on_complete = on_complete
+        self._on_error = on_error  # releases the task's wait_for callers
         self._ledger = KeptLedger(first_ctx)
         self._cv = threading.Condition()
         self._done = [0] * len(self._stages)  # steps each fresh_weights stage finished (forward part)
         self._completed = 0
         self._error: Optional[BaseException] = None
         self._last_ctx = first_ctx
+        # None: share the cores among the stages that can be busy at once (thread_budget.py).
+        self._torch_threads = torch_threads or async_thread_budget(len(self._stages), max_lag)
 
     def run(self, max_step: int) -> Context:
         """Feed steps until max_step, finish or an error; returns the last completed ctx."""
         if not self._stages:
             return self._first_ctx
+        with torch_thread_budget(self._torch_threads):
+            return self._run(max_step)
+
+    def _run(self, max_step: int) -> Context:
         # Stage hand-offs wait on the GIL; a short switch interval lets a stage that released it
         # (env stepping, torch kernels) get it back sooner. Restored when the run ends.
         switch_interval = sys.getswitchinterval()
@@ -138,11 +155,16 @@ class AsyncPipeline:
                         self._cv.notify_all()
                 if is_last:
                     self._complete(step)
-                else:
+                elif stage.index not in step.handed_on:
                     self._stages[stage.index + 1].inbox.put(step)
             except BaseException as err:
                 step.stack.discard()
                 self._fail(err)
+            finally:
+                if stage.index in step.handed_on:
+                    with self._cv:
+                        step.waiting -= 1
+                        self._cv.notify_all()
         if not is_last:
             self._stages[stage.index + 1].inbox.put(None)
 
@@ -169,13 +191,29 @@ class AsyncPipeline:
 
     def _forward(self, stage: _Stage, step: _Step) -> None:
         self._local.stack, self._local.lock = step.stack, stage.lock
+        self._local.before_wait = lambda: self._hand_on(stage, step)
         try:
             with stage.lock:
                 self._ledger.run(step.ctx, step.stack.run_forward, stage.fn, step.ctx, stage.lock)
         finally:
-            self._local.stack = self._local.lock = None
+            self._local.stack = self._local.lock = self._local.before_wait = None
+
+    def _hand_on(self, stage: _Stage, step: _Step) -> None:
+        """Called by `task.wait_for` in a stage thread: let the next stage start this step now."""
+        if stage.index == len(self._stages) - 1 or stage.index in step.handed_on:
+            return
+        with self._cv:
+            step.handed_on.add(stage.index)
+            step.waiting += 1
+        self._stages[stage.index + 1].inbox.put(step)
 
     def _complete(self, step: _Step) -> None:
+        with self._cv:  # a stage that handed this step on may still be in its forward part
+            while step.waiting and self._error is None:
+                self._cv.wait(0.1)
+        if self._error is not None:
+            step.stack.discard()
+            return
         step.stack.unwind(lambda finish, gen: self._ledger.run(step.ctx, finish, gen))
         self._on_complete(step.ctx)
         with self._cv:
@@ -185,6 +223,9 @@ class AsyncPipeline:
 
     def _fail(self, err: BaseException) -> None:
         with self._cv:
-            if self._error is None:
+            first = self._error is None
+            if first:
                 self._error = err
             self._cv.notify_all()
+        if first:
+            self._on_error()

@@ -17,6 +17,7 @@ class EventBus:
         self._cv = threading.Condition(threading.RLock())
         self._handlers: Dict[str, List[Tuple[Handler, bool]]] = {}
         self._closed = False
+        self._releases = 0  # bumped by release_waiters(): every wait_for then in progress returns None
 
     def on(self, event: str, fn: Handler) -> None:
         with self._cv:
@@ -38,6 +39,11 @@ class EventBus:
             else:
                 self._handlers.pop(event, None)
 
+    def has_handlers(self, event: str) -> bool:
+        """Whether anything listens to `event` (a remote router holds events until then)."""
+        with self._cv:
+            return bool(self._handlers.get(event))
+
     def emit(self, event: str, *args: Any, **kwargs: Any) -> None:
         with self._cv:
             handlers = self._handlers.get(event, [])
@@ -51,7 +57,8 @@ class EventBus:
         """Block until `event` is emitted; returns its `(args, kwargs)`.
 
         On timeout returns None (or raises TimeoutError when `ignore_timeout_exception` is
-        False); `close()` (task.stop) releases every waiter with None.
+        False); `close()` (task.stop) and `release_waiters()` (a failed run) release every
+        waiter with None.
         """
         received: List[Tuple[tuple, dict]] = []
 
@@ -61,14 +68,23 @@ class EventBus:
                 self._cv.notify_all()
 
         with self._cv:
+            releases = self._releases
             self.once(event, _receive)
-            self._cv.wait_for(lambda: received or self._closed, None if math.isinf(timeout) else timeout)
+            self._cv.wait_for(lambda: received or self._closed or self._releases != releases,
+                              None if math.isinf(timeout) else timeout)
             if received:
                 return received[0]
             self.off(event, _receive)
-        if not self._closed and not ignore_timeout_exception:
+            released = self._closed or self._releases != releases
+        if not released and not ignore_timeout_exception:
             raise TimeoutError(f'no {event!r} event within {timeout} s')
         return None
+
+    def release_waiters(self) -> None:
+        """Return None from every `wait_for` in progress; handlers stay (the bus stays usable)."""
+        with self._cv:
+            self._releases += 1
+            self._cv.notify_all()
 
     def close(self) -> None:
         """Drop every handler and release every `wait_for`."""

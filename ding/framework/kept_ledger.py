@@ -7,6 +7,10 @@ the step's ctx; afterwards it folds back what the middleware changed: integer fi
 any other kept field (`last_eval_value`, `wandb_url`, custom ones) by assignment, last
 writer wins. (So an integer field should have one writing middleware, or only be bumped:
 two stages each assigning absolute values to the same counter would add their changes.)
+
+Two stages can run on the same ctx at once (a stage blocked in `task.wait_for` hands its step
+on, see async_pipeline.py). They share one snapshot of that ctx, and each fold moves the
+snapshot to what it folded, so neither counts the other's change.
 """
 import numbers
 import threading
@@ -23,7 +27,9 @@ class KeptLedger:
 
     def __init__(self, ctx: Context) -> None:
         self._lock = threading.Lock()
-        self._values: Dict[str, Any] = {name: getattr(ctx, name) for name in ctx.kept_names}
+        # A kept custom name enters the record once some middleware sets it.
+        self._values: Dict[str, Any] = {name: getattr(ctx, name) for name in ctx.kept_names if hasattr(ctx, name)}
+        self._active: Dict[int, list] = {}  # id(ctx) -> [snapshot, calls running on it]
 
     def values(self) -> Dict[str, Any]:
         with self._lock:
@@ -33,38 +39,57 @@ class KeptLedger:
         """Copy the newest kept values into `ctx`; returns them for `store`."""
         with self._lock:
             snapshot = dict(self._values)
+        self._write(ctx, snapshot)
+        return snapshot
+
+    @staticmethod
+    def _write(ctx: Context, snapshot: Dict[str, Any]) -> None:
         ctx.keep(*snapshot)
         for name, value in snapshot.items():
             object.__setattr__(ctx, name, value)
-        return snapshot
 
     def store(self, ctx: Context, snapshot: Dict[str, Any]) -> None:
         """Fold the changes a middleware made to `ctx`'s kept fields back into the record."""
         with self._lock:
-            for name in ctx.kept_names:
-                new = getattr(ctx, name)
-                if name not in snapshot:
-                    self._values[name] = new
-                    continue
-                old = snapshot[name]
-                if new is old:
-                    continue
-                if _is_count(new) and _is_count(old) and _is_count(self._values[name]):
-                    self._values[name] += new - old
-                else:
-                    self._values[name] = new
+            self._fold(ctx, snapshot)
+
+    def _fold(self, ctx: Context, snapshot: Dict[str, Any]) -> None:
+        for name in ctx.kept_names:
+            if not hasattr(ctx, name):
+                continue
+            new = getattr(ctx, name)
+            if name not in snapshot:
+                self._values[name] = new
+                continue
+            old = snapshot[name]
+            if new is old:
+                continue
+            if _is_count(new) and _is_count(old) and _is_count(self._values[name]):
+                self._values[name] += new - old
+            else:
+                self._values[name] = new
 
     def run(self, ctx: Context, fn: Callable, *args: Any) -> Any:
-        """`fn(*args)` between a `load` and a `store` of `ctx` (the store runs even on error)."""
-        snapshot = self.load(ctx)
+        """`fn(*args)` between a load and a fold of `ctx` (the fold runs even on error)."""
+        with self._lock:
+            entry = self._active.get(id(ctx))
+            if entry is None:
+                entry = self._active[id(ctx)] = [dict(self._values), 0]
+                self._write(ctx, entry[0])
+            entry[1] += 1
         try:
             return fn(*args)
         finally:
-            self.store(ctx, snapshot)
+            with self._lock:
+                self._fold(ctx, entry[0])
+                entry[0] = {name: getattr(ctx, name) for name in ctx.kept_names if hasattr(ctx, name)}
+                entry[1] -= 1
+                if entry[1] == 0:
+                    del self._active[id(ctx)]
 
     def new_ctx(self, template: Context, total_step: int) -> Context:
-        """A fresh ctx of the template's class carrying the current kept values."""
-        ctx = type(template)()
+        """A fresh ctx like the template (class, strict, declared names) carrying the current kept values."""
+        ctx = template.blank()
         self.load(ctx)
         ctx.total_step = total_step
         return ctx

@@ -1,6 +1,7 @@
 """The router: how a task talks to the other nodes of a distributed run.
 
-`Router` is the interface a distributed backend (Ray, a later issue) implements; the task only
+`Router` is the interface a distributed backend implements (Ray: `RayRouter` in
+ding/framework/distributed/ray_router.py, set by the launcher in each node); the task only
 uses these members, so middlewares such as ContextExchanger check `task.router.is_active` and
 never see the backend. `LocalRouter` is the single-process default: inactive, no node id, no
 labels, and emitting to other nodes is a no-op.

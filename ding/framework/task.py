@@ -20,8 +20,9 @@ from ding.framework.async_pipeline import AsyncPipeline
 from ding.framework.context import Context
 from ding.framework.contract import has_contract, inherit_contract
 from ding.framework.events import EventBus
+from ding.framework.hand_steps import HandSteps
 from ding.framework.onion import BackwardStack, Middleware, locked, parallel, serial, start_middleware, void
-from ding.framework.pipeline_table import pipeline_table, warn_wiring
+from ding.framework.pipeline_table import custom_contract_names, pipeline_table, warn_wiring
 from ding.framework.roles import Role, match_labels
 from ding.framework.router import LocalRouter, Router
 
@@ -40,6 +41,7 @@ class Task:
         self.async_mode = False
         self.n_async_workers = 3
         self.max_lag = 1
+        self.torch_threads = None
         self.labels: Set[str] = set()
         self._roles: Set[Role] = set()
         self._running = False
@@ -50,12 +52,16 @@ class Task:
         self._lock = threading.RLock()  # shared by every `use(fn, lock=True)`
         self._local = threading.local()  # the step a stage thread is processing (async mode)
         self._sync_stack = BackwardStack()
+        self._hand = HandSteps(self._events.release_waiters)
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, async_mode: bool = False, n_async_workers: int = 3, ctx: Optional[Context] = None,
-              labels: Optional[Iterable[str]] = None, max_lag: int = 1) -> 'Task':
+              labels: Optional[Iterable[str]] = None, max_lag: int = 1,
+              torch_threads: Optional[int] = None) -> 'Task':
         """Begin a run with no middleware. `max_lag` (async only): how many steps collection may
-        run ahead of the oldest unfinished step. `n_async_workers` is accepted for DI-engine
+        run ahead of the oldest unfinished step. `torch_threads` (async only): torch's intra-op
+        threads while the pipeline runs; None shares the cores among the stages that can be busy
+        at once (see thread_budget.py). `n_async_workers` is accepted for DI-engine
         compatibility; the pipeline uses one thread per middleware."""
         if self._running:
             self.stop()
@@ -63,12 +69,16 @@ class Task:
             raise ValueError(f'max_lag must be >= 0, got {max_lag}')
         self.ctx = ctx if ctx is not None else Context()
         self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
+        self.torch_threads = torch_threads
         self._finish, self._running = False, True
         self._middleware, self._wrappers, self._roles = [], [], set()
         self._sync_stack = BackwardStack()
         self._events = EventBus()
+        self._hand = HandSteps(self._events.release_waiters)
         self.labels = set(labels or ()) | {'async' if async_mode else 'sync'}
         self.labels.add('distributed' if self.router.is_active else 'standalone')
+        if self.router.is_active:  # a peer's finish ends this node too (see the `finish` setter)
+            self._events.on('finish', self._remote_finish)
         self.router.start(self._events.emit)
         return self
 
@@ -79,6 +89,7 @@ class Task:
         self._finish = True
         self._running = False
         self._events.close()
+        self._hand.shutdown()
         self.router.stop()
         self._sync_stack.discard()
 
@@ -98,7 +109,13 @@ class Task:
 
     @finish.setter
     def finish(self, value: bool) -> None:
+        """Setting it in a distributed run ends every node."""
+        if value and not self._finish and self.router.is_active:
+            self.router.emit('finish', True)
         self._finish = bool(value)
+
+    def _remote_finish(self, *args: Any, **kwargs: Any) -> None:
+        self._finish = True
 
     # ---- registration ----------------------------------------------------------------------
     def use(self, fn: Middleware, lock: Union[bool, Any] = False) -> 'Task':
@@ -121,7 +138,7 @@ class Task:
         return tuple(self._middleware)
 
     def pipeline_table(self) -> str:
-        return pipeline_table(self._middleware)
+        return pipeline_table(self._middleware, self.ctx)
 
     serial = staticmethod(serial)
     parallel = staticmethod(parallel)
@@ -133,11 +150,13 @@ class Task:
         if not self._running:
             raise RuntimeError('task.run() needs a started task: use `with task.start(...):`')
         logger.info('pipeline (%s mode):\n%s', 'async' if self.async_mode else 'sync', self.pipeline_table())
+        if not self.ctx.strict:  # custom names a contract states are meant, however close to a field
+            self.ctx.declare(*custom_contract_names(self._middleware, type(self.ctx)))
         warn_wiring(self._middleware, self.ctx)
         if self.async_mode:
             pipeline = AsyncPipeline(
-                list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed
-            )
+                list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed,
+                torch_threads=self.torch_threads, on_error=self._events.release_waiters)
             self.ctx = pipeline.run(max_step)
             self._finish = self._finish or max_step > 0
             return
@@ -158,13 +177,34 @@ class Task:
     def _completed(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def forward(self, fn: Middleware, ctx: Optional[Context] = None) -> None:
-        """Run `fn`'s forward part on `ctx` (default `task.ctx`), recording its backward part."""
-        self._current_stack().run_forward(fn, ctx if ctx is not None else self.ctx, getattr(self._local, 'lock', None))
+    def forward(self, fn: Middleware, ctx: Optional[Context] = None, async_mode: Optional[bool] = None) -> 'Task':
+        """Run `fn`'s forward part on `ctx` (default `task.ctx`), recording its backward part.
+        In async mode (outside a pipeline stage) it is submitted to a thread pool, as in
+        DI-engine: call `sync()` to wait for it (hand_steps.py)."""
+        ctx = ctx if ctx is not None else self.ctx
+        if self._by_pool(async_mode):
+            self._hand.submit(self.n_async_workers, self._sync_stack.run_forward, fn, ctx)
+        else:
+            self._current_stack().run_forward(fn, ctx, getattr(self._local, 'lock', None))
+        return self
 
-    def backward(self) -> None:
-        """Run the recorded backward parts of this step, last registered first."""
-        self._sync_stack.unwind()
+    def backward(self, async_mode: Optional[bool] = None) -> 'Task':
+        """Run the recorded backward parts of this step, last registered first (in async mode
+        submitted to the pool; `sync()` waits for them)."""
+        if self._by_pool(async_mode):
+            self._hand.submit(self.n_async_workers, self._sync_stack.unwind)
+        else:
+            self._sync_stack.unwind()
+        return self
+
+    def sync(self) -> 'Task':
+        """Wait for the forward and backward parts submitted in async mode; raise the first error."""
+        self._hand.sync()
+        return self
+
+    def _by_pool(self, async_mode: Optional[bool]) -> bool:
+        in_stage = getattr(self._local, 'stack', None) is not None
+        return (self.async_mode if async_mode is None else async_mode) and not in_stage
 
     def renew(self) -> 'Task':
         self.ctx = self.ctx.renew()
@@ -208,7 +248,12 @@ class Task:
             self.router.emit(event, *args, **kwargs)
 
     def wait_for(self, event: str, timeout: float = math.inf, ignore_timeout_exception: bool = True) -> Any:
-        """Block until `event`; returns `(args, kwargs)`, or None on timeout or `stop()`."""
+        """Block until `event`; returns `(args, kwargs)`, or None on timeout, `stop()` or an error
+        of the run. In an async pipeline stage the step goes on to the next stage first, so a
+        later middleware of the same step can emit the event (async_pipeline.py)."""
+        before_wait = getattr(self._local, 'before_wait', None)
+        if before_wait is not None:
+            before_wait()
         return self._events.wait_for(event, timeout, ignore_timeout_exception)
 
     # ---- roles and labels ------------------------------------------------------------------
@@ -225,6 +270,17 @@ class Task:
 
     def match_labels(self, patterns: Union[str, Iterable[str]]) -> bool:
         return match_labels(self.labels, patterns)
+
+    def __reduce__(self) -> Any:
+        """The global task pickles as a reference to the receiving process's global task, so a
+        `main()` shipped to a node actor of a distributed run uses that node's task."""
+        if self is not task:
+            raise TypeError('only the global ding.framework.task can be pickled')
+        return (_global_task, ())
+
+
+def _global_task() -> 'Task':
+    return task
 
 
 def _apply_wrapper(wrapper: Wrapper, fn: Middleware) -> Middleware:

@@ -6,6 +6,12 @@ _EXPORTS = {
     'FCEncoder': 'common',
     'ConvEncoder': 'common',
     'DQN': 'dqn',
+    'C51DQN': 'c51',
+    'QRDQN': 'qrdqn',
+    'IQN': 'iqn',
+    'RainbowDQN': 'rainbow',
+    'FQF': 'fqf',
+    'NoisyLinear': 'noisy',
     'DiscreteHead': 'heads',
     'DuelingHead': 'heads',
     'VAC': 'vac',
@@ -18,4 +24,6 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 # config `model.type` -> the module that registers it
 from ding.utils.registry import MODEL_REGISTRY  # noqa: E402
 
-MODEL_REGISTRY.declare(__name__, {'dqn': 'dqn'})
+MODEL_REGISTRY.declare(__name__, {
+    'dqn': 'dqn', 'c51dqn': 'c51', 'qrdqn': 'qrdqn', 'iqn': 'iqn', 'rainbowdqn': 'rainbow', 'fqf': 'fqf',
+})

@@ -9,7 +9,7 @@ for continuous ones (a Gaussian whose log-std is a learned parameter, not a func
 observation: the usual choice for PPO, stable and cheap).
 """
 import math
-from typing import Dict, Sequence, Type
+from typing import Dict, Optional, Sequence, Type
 
 import torch
 from torch import nn
@@ -86,20 +86,28 @@ class VAC(nn.Module):
             activation: Type[nn.Module] = nn.Tanh,
             log_std_init: float = 0.0,
             orthogonal_init: bool = True,
+            encoder: Optional[nn.Module] = None,
     ) -> None:
         super().__init__()
         self.action_space = action_space
-        self.share_encoder = share_encoder
-        hidden = list(encoder_hidden_size_list)
-        self.actor_encoder = FCEncoder(obs_shape, hidden, activation)
-        self.critic_encoder = self.actor_encoder if share_encoder else FCEncoder(obs_shape, hidden, activation)
-        feat = hidden[-1]
-        self.actor_head = actor_head(action_space, feat, actor_head_hidden_size, actor_head_layer_num,
+        self.share_encoder = share_encoder or encoder is not None
+        if encoder is not None:
+            # DI-engine's convention: a user encoder (e.g. over dict observations, whose obs_shape
+            # is then a dict) is shared, and its output width is the heads' hidden size.
+            self.actor_encoder = self.critic_encoder = encoder
+            actor_feat, critic_feat = actor_head_hidden_size, critic_head_hidden_size
+        else:
+            hidden = list(encoder_hidden_size_list)
+            self.actor_encoder = FCEncoder(obs_shape, hidden, activation)
+            self.critic_encoder = self.actor_encoder if share_encoder else FCEncoder(obs_shape, hidden, activation)
+            actor_feat = critic_feat = hidden[-1]
+        self.actor_head = actor_head(action_space, actor_feat, actor_head_hidden_size, actor_head_layer_num,
                                      action_shape, activation, log_std_init)
-        self.critic_head = mlp(feat, [critic_head_hidden_size] * critic_head_layer_num, activation, out_dim=1,
+        self.critic_head = mlp(critic_feat, [critic_head_hidden_size] * critic_head_layer_num, activation, out_dim=1,
                                last_activation=False)
-        if orthogonal_init:
-            orthogonal_init_(self)
+        if orthogonal_init:  # a user encoder keeps its own initialisation
+            for part in ((self, ) if encoder is None else (self.actor_head, self.critic_head)):
+                orthogonal_init_(part)
 
     def forward(self, obs: torch.Tensor, mode: str = 'compute_actor_critic') -> Dict[str, torch.Tensor]:
         if mode not in self.mode:

@@ -4,6 +4,11 @@ from ding.utils.lazy import lazy_exports
 _EXPORTS = {
     'Policy': 'base_policy',
     'DQNPolicy': 'dqn',
+    'C51Policy': 'c51',
+    'QRDQNPolicy': 'qrdqn',
+    'IQNPolicy': 'iqn',
+    'RainbowDQNPolicy': 'rainbow',
+    'FQFPolicy': 'fqf',
     'get_random_policy': 'policy_factory',
     'create_policy': 'policy_factory',
     'single_env_forward_wrapper': 'policy_factory',
@@ -23,6 +28,11 @@ from ding.utils.registry import POLICY_REGISTRY  # noqa: E402
 
 POLICY_REGISTRY.declare(__name__, {
     'dqn': 'dqn',
+    'c51': 'c51',
+    'qrdqn': 'qrdqn',
+    'iqn': 'iqn',
+    'rainbow': 'rainbow',
+    'fqf': 'fqf',
     'ppo': 'ppo',
     'ppo_offpolicy': 'ppo_off',
     'a2c': 'a2c',

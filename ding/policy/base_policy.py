@@ -19,6 +19,7 @@ in the hooks: `default_model`, `_init_learn`, `_forward_learn`, `_init_collect`,
 `_load_state_dict_learn`, and optionally `_get_train_sample`, `_monitor_vars_learn`,
 `_reset_collect`, `_reset_eval`, `_worker_actor_fn` (acting inside env workers).
 """
+import contextlib
 import copy
 import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -35,6 +36,7 @@ class Policy:
     config = dict(
         type=None,
         cuda=False,
+        multi_gpu=False,  # data-parallel learners: see ding/utils/dist.py
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
@@ -48,6 +50,13 @@ class Policy:
     )
     # Output keys of `_forward_collect` stored in every transition (e.g. PPO's value, logp).
     transition_keys: Sequence[str] = ()
+    # Set per class: written against DI-engine's protocol (ding/policy/di_engine_adapter.py).
+    _di_engine_protocol = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # DI-engine's Policy makes `_process_transition` abstract; our protocol never defines it.
+        cls._di_engine_protocol = callable(getattr(cls, '_process_transition', None))
 
     @classmethod
     def default_config(cls) -> EasyDict:
@@ -63,11 +72,25 @@ class Policy:
         self._cfg = deep_merge(self.default_config(), cfg)
         use_cuda = bool(self._cfg.cuda) and torch.cuda.is_available()
         self._device = torch.device('cuda' if use_cuda else 'cpu')
+        self._acting_models: Dict[str, torch.nn.Module] = {}  # set by a DI-engine `_init_collect/_init_eval`
+        if model is None and self._di_engine_protocol:  # its default_model() names a registered model
+            from ding.policy.di_engine_adapter import build_default_model
+            model = build_default_model(self._cfg.model, self.default_model)
         self._model = (model if model is not None else self.default_model()).to(self._device)
         self._weights_lock = threading.RLock()
         self._weights_version = 0
+        self._held_modes: set = set()  # acting modes kept at their version (see hold_acting_weights)
         self._fields = list(enable_field or ['learn', 'collect', 'eval'])
         self._modes: Dict[str, Any] = {}
+        self._multi_gpu = bool(self._cfg.multi_gpu) and 'learn' in self._fields
+        from ding.utils.weights_owner import register_owner  # weights loaded from outside refresh the acting copies
+        register_owner(self._model, self.publish_weights)
+        if self._multi_gpu:  # every rank starts from rank 0's weights (before target nets copy them)
+            from ding.utils.dist import broadcast_module
+            broadcast_module(self._model)
+        if self._di_engine_protocol:
+            from ding.policy.di_engine_adapter import set_di_engine_attributes
+            set_di_engine_attributes(self)
         for field in self._fields:
             getattr(self, f'_init_{field}')()
 
@@ -112,6 +135,16 @@ class Policy:
     def _reset_eval(self, env_ids: Optional[Sequence[int]] = None) -> None:
         pass
 
+    def _sync_gradients(self) -> None:
+        """Called by each learn step between backward and clipping: with `multi_gpu`, average the
+        optimizer's gradients over the learner ranks (one flattened all-reduce)."""
+        if self._multi_gpu:
+            from ding.utils.dist import sync_gradients
+            optimizer = getattr(self, '_optimizer', None)
+            params = [p for g in optimizer.param_groups for p in g['params']] if optimizer is not None \
+                else list(self._model.parameters())
+            sync_gradients(params)
+
     # --- weights shared between learner and actors -------------------------------------
     def acting_model(self, mode: str) -> torch.nn.Module:
         """The private copy of the model that `mode` acts with, refreshed to the newest weights."""
@@ -124,19 +157,52 @@ class Policy:
                 dst = [*model.parameters(), *model.buffers()]
                 src = [*self._model.parameters(), *self._model.buffers()]
                 entry = self._modes[mode] = [model, self._weights_version, dst, src]
-        if entry[1] != self._weights_version:
+        if entry[1] != self._weights_version and mode not in self._held_modes:
             with self._weights_lock, torch.no_grad():
                 torch._foreach_copy_(entry[2], entry[3])
                 entry[1] = self._weights_version
         return entry[0]
 
+    @contextlib.contextmanager
+    def hold_acting_weights(self, mode: str):
+        """Refresh `mode`'s acting copy once, then keep it at that version inside the block:
+        an evaluation round plays one set of weights even while a learner in another thread
+        publishes new ones, and those exact weights can be saved after it. Yields the model."""
+        model = self.acting_model(mode)
+        self._held_modes.add(mode)
+        try:
+            yield model
+        finally:
+            self._held_modes.discard(mode)
+
+    def acting_state(self, mode: str) -> Dict[str, Any]:
+        """A checkpoint of the weights `mode`'s acting copy holds (e.g. those just evaluated):
+        the whole learner state when the learner is still at that version (always so in sync
+        mode), else, as the learner has moved on, those model weights alone."""
+        with self._weights_lock:
+            model, version = self._modes[mode][0], self._modes[mode][1]
+            if version == self._weights_version and 'learn' in self._fields:
+                return copy.deepcopy(self._state_dict_learn())
+            return {'model': {k: v.detach().clone() for k, v in model.state_dict().items()}}
+
     @property
     def _collect_model(self) -> torch.nn.Module:
-        return self.acting_model('collect')
+        model = self._acting_models.get('collect')
+        return model if model is not None else self.acting_model('collect')
+
+    @_collect_model.setter
+    def _collect_model(self, model: torch.nn.Module) -> None:
+        # DI-engine's `_init_collect` sets its own acting model (a wrapper sharing the learner's weights)
+        self._acting_models['collect'] = model
 
     @property
     def _eval_model(self) -> torch.nn.Module:
-        return self.acting_model('eval')
+        model = self._acting_models.get('eval')
+        return model if model is not None else self.acting_model('eval')
+
+    @_eval_model.setter
+    def _eval_model(self, model: torch.nn.Module) -> None:
+        self._acting_models['eval'] = model
 
     def publish_weights(self) -> None:
         """Say the learner's model changed (called after every update and on load)."""
@@ -158,15 +224,21 @@ class Policy:
     # --- modes ---------------------------------------------------------------------------
     @property
     def learn_mode(self) -> 'LearnMode':
-        return LearnMode(self)
+        return self._mode_class('learn', LearnMode)(self)
 
     @property
     def collect_mode(self) -> 'CollectMode':
-        return CollectMode(self)
+        return self._mode_class('collect', CollectMode)(self)
 
     @property
     def eval_mode(self) -> 'EvalMode':
-        return EvalMode(self)
+        return self._mode_class('eval', EvalMode)(self)
+
+    def _mode_class(self, name: str, ours: type) -> type:
+        if not self._di_engine_protocol:
+            return ours
+        from ding.policy.di_engine_adapter import MODE_CLASSES
+        return MODE_CLASSES[name]
 
     @property
     def cfg(self) -> EasyDict:
@@ -236,7 +308,11 @@ class LearnMode(_Mode):
         return out
 
     def state_dict(self) -> Dict[str, Any]:
-        return self._policy._state_dict_learn()
+        """A copy taken between two updates, under the weights lock: torch's state dicts alias
+        the live tensors, which the next update (in async mode, in another thread) would change
+        under the caller, so a checkpoint could mix two optimizer steps."""
+        with self._policy._weights_lock:
+            return copy.deepcopy(self._policy._state_dict_learn())
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         with self._policy._weights_lock:

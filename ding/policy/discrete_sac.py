@@ -8,6 +8,7 @@ import torch
 from torch import nn
 
 from ding.data.batch import Batch
+from ding.model.from_config import build_model
 from ding.model.qac import DiscreteQAC
 from ding.policy.qac_worker_actors import CategoricalActor
 from ding.policy.sac_base import SACPolicyBase
@@ -34,7 +35,7 @@ class DiscreteSACPolicy(SACPolicyBase):
     )
 
     def default_model(self) -> nn.Module:
-        return DiscreteQAC(**self._cfg.model)
+        return build_model(DiscreteQAC, self._cfg.model)
 
     def _init_learn(self) -> None:
         self._check_model()

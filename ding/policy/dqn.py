@@ -5,17 +5,21 @@ Target network rule: `learn.target_update_freq > 0` copies the online net into t
 after every `target_update_freq`-th update (hard, the default: 100). Set it to 0 to use soft
 (Polyak) updates after every update with `learn.target_theta` in (0, 1] instead.
 
+The DQN family (C51, QR-DQN, IQN, Rainbow) subclasses this policy and replaces `_td_loss`
+(and the model): exploration, target nets, n-step, priorities and checkpoints are shared.
+
 Prioritized replay: with `priority=True` the learn output carries `'priority'` (|TD error|
 per sample); with `priority_IS_weight=True` each sample's squared error is weighted by the
 batch column `priority_IS` (the buffer's importance-sampling weights), which must be present.
 """
 import copy
 import functools
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional
 
 import torch
 
 from ding.data.batch import Batch
+from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
 from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
@@ -32,6 +36,13 @@ def make_adam(params: Iterable[torch.nn.Parameter], lr: float) -> torch.optim.Ad
         return torch.optim.Adam(params, lr=lr, fused=True)
     except (RuntimeError, TypeError):
         return torch.optim.Adam(params, lr=lr)
+
+
+class TDLoss(NamedTuple):
+    """What a DQN-family loss hands to the shared update."""
+    loss: torch.Tensor  # scalar, with gradient
+    priority: torch.Tensor  # [B] no gradient: new PER priorities (|TD error| or the per-sample loss)
+    stats: Dict[str, float]  # monitored values, e.g. q_value, target_q_value
 
 
 @POLICY_REGISTRY.register('dqn')
@@ -60,64 +71,76 @@ class DQNPolicy(Policy):
 
     def default_model(self) -> torch.nn.Module:
         from ding.model.dqn import DQN
-        return DQN(**self._cfg.model)
+        return build_model(DQN, self._cfg.model)
 
     # --- learn ---------------------------------------------------------------------------
     def _init_learn(self) -> None:
         learn = self._cfg.learn
         if learn.target_update_freq <= 0 and not 0 < learn.target_theta <= 1:
-            raise ValueError(f'DQNPolicy needs learn.target_update_freq > 0 (hard update) or '
+            raise ValueError(f'{type(self).__name__} needs learn.target_update_freq > 0 (hard update) or '
                              f'learn.target_theta in (0, 1] (soft update); got {learn.target_update_freq} '
                              f'and {learn.target_theta}')
         if self._cfg.priority_IS_weight and not self._cfg.priority:
-            raise ValueError('DQNPolicy: priority_IS_weight=True needs priority=True')
-        self._optimizer = make_adam(self._model.parameters(), learn.learning_rate)
+            raise ValueError(f'{type(self).__name__}: priority_IS_weight=True needs priority=True')
+        self._optimizer = self._make_optimizer()
         self._target_model = copy.deepcopy(self._model)
         self._target_model.requires_grad_(False)
         self._target_model.eval()
         self._learn_step = 0
 
+    def _make_optimizer(self) -> torch.optim.Optimizer:
+        return make_adam(self._model.parameters(), self._cfg.learn.learning_rate)
+
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
+        """The update shared by the DQN family; `_td_loss` is the part each member replaces."""
         cfg = self._cfg
         reward = data.reward.float()
         if reward.dim() == 1 and cfg.nstep > 1:
-            raise ValueError(f'DQNPolicy has nstep={cfg.nstep} but the batch reward is 1-step [B]; '
+            raise ValueError(f'{type(self).__name__} has nstep={cfg.nstep} but the batch reward is 1-step [B]; '
                              f'add nstep_reward_enhancer(cfg) after the collector')
         done = torch.zeros_like(reward[..., 0] if reward.dim() > 1 else reward) if cfg.learn.ignore_done \
             else data.done.float()
-        weight = self._importance_weights(data)
-
-        q = self._model(data.obs)['logit']
-        with torch.no_grad():
-            next_q_target = self._target_model(data.next_obs)['logit']
-            next_q_online = self._model(data.next_obs)['logit'] if cfg.learn.double_dqn else None
-        td = q_nstep_td_error(q, next_q_target, data.action, reward, done, cfg.discount_factor,
-                              nstep=data.get('nstep'), weight=weight, next_q_online=next_q_online)
+        td = self._td_loss(data, reward, done, self._importance_weights(data))
 
         self._optimizer.zero_grad(set_to_none=True)
         td.loss.backward()
+        self._sync_gradients()
         if cfg.learn.grad_norm is not None:
             torch.nn.utils.clip_grad_norm_(self._model.parameters(), cfg.learn.grad_norm)
         self._optimizer.step()
         self._learn_step += 1
         self._update_target()
 
-        out = {
-            'cur_lr': self._optimizer.param_groups[0]['lr'],
-            'total_loss': td.loss.item(),
-            'q_value': td.q_sa.mean().item(),
-            'target_q_value': td.target.mean().item(),
-        }
+        out = {'cur_lr': self._optimizer.param_groups[0]['lr'], 'total_loss': td.loss.item(), **td.stats}
         if cfg.priority:
-            out['priority'] = td.td_error_abs.cpu().numpy()
+            out['priority'] = td.priority.cpu().numpy()
         return out
+
+    def _td_loss(self, data: Batch, reward: torch.Tensor, done: torch.Tensor,
+                 weight: Optional[torch.Tensor]) -> TDLoss:
+        """Squared TD error of the Q values (double DQN when `learn.double_dqn`)."""
+        q = self._model(data.obs)['logit']
+        with torch.no_grad():
+            next_q_target = self._target_model(data.next_obs)['logit']
+            next_q_online = self._model(data.next_obs)['logit'] if self._cfg.learn.double_dqn else None
+        td = q_nstep_td_error(q, next_q_target, data.action, reward, done, self._cfg.discount_factor,
+                              nstep=data.get('nstep'), weight=weight, next_q_online=next_q_online)
+        return TDLoss(td.loss, td.td_error_abs,
+                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target.mean().item()})
+
+    @torch.no_grad()
+    def _next_action(self, next_obs: torch.Tensor, next_logit_target: torch.Tensor) -> torch.Tensor:
+        """The bootstrap action a* at s': argmax of the online net (double DQN, `learn.double_dqn`)
+        or of the target net's Q values `next_logit_target`."""
+        chooser = self._model(next_obs)['logit'] if self._cfg.learn.double_dqn else next_logit_target
+        return chooser.argmax(dim=-1)
 
     def _importance_weights(self, data: Batch) -> Optional[torch.Tensor]:
         if not self._cfg.priority_IS_weight:
             return None
         if 'priority_IS' not in data:
-            raise KeyError(f"DQNPolicy has priority_IS_weight=True but the batch has no 'priority_IS' column "
-                           f"(columns: {data.keys()}); use a prioritized replay buffer")
+            raise KeyError(f"{type(self).__name__} has priority_IS_weight=True but the batch has no 'priority_IS' "
+                           f"column (columns: {data.keys()}); use a prioritized replay buffer")
         return data.priority_IS.float()
 
     def _update_target(self) -> None:
@@ -129,15 +152,13 @@ class DQNPolicy(Policy):
             soft_update(self._target_model.parameters(), self._model.parameters(), self._cfg.learn.target_theta)
 
     def _state_dict_learn(self) -> Dict[str, Any]:
-        """A copy taken between updates: torch's state dicts alias the live tensors, which the
-        next update (possibly in another thread) would change under the caller."""
-        with self._weights_lock:
-            return copy.deepcopy({
-                'model': self._model.state_dict(),
-                'target_model': self._target_model.state_dict(),
-                'optimizer': self._optimizer.state_dict(),
-                'learn_step': self._learn_step,
-            })
+        # LearnMode.state_dict copies this under the weights lock
+        return {
+            'model': self._model.state_dict(),
+            'target_model': self._target_model.state_dict(),
+            'optimizer': self._optimizer.state_dict(),
+            'learn_step': self._learn_step,
+        }
 
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
         """Loads what the checkpoint has; a policy built without learn mode takes the model only."""

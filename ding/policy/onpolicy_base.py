@@ -12,6 +12,7 @@ import torch
 from torch.distributions import Categorical, Independent, Normal
 
 from ding.data.batch import Batch
+from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
 
 
@@ -67,7 +68,7 @@ class OnPolicyBase(Policy):
 
     def default_model(self) -> torch.nn.Module:
         from ding.model.vac import VAC
-        return VAC(**self._cfg.model)
+        return build_model(VAC, self._cfg.model)
 
     # --- learn ---------------------------------------------------------------------------
     def _init_learn(self) -> None:
@@ -83,6 +84,7 @@ class OnPolicyBase(Policy):
         """Backward, clip the gradient norm, step; returns the gradient norm before clipping."""
         self._optimizer.zero_grad(set_to_none=True)
         loss.backward()
+        self._sync_gradients()
         clip = self._cfg.learn.grad_clip_value
         norm = torch.nn.utils.clip_grad_norm_(self._params, clip if clip is not None else float('inf'), foreach=True)
         self._optimizer.step()

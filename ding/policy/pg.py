@@ -9,6 +9,7 @@ from typing import Dict
 import torch
 
 from ding.data.batch import Batch
+from ding.model.from_config import build_model
 from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.pg import pg_loss
@@ -26,7 +27,7 @@ class PGPolicy(OnPolicyBase):
 
     def default_model(self) -> torch.nn.Module:
         from ding.model.pg import PG
-        return PG(**self._cfg.model)
+        return build_model(PG, self._cfg.model)
 
     def _forward_learn(self, data: Batch) -> Dict[str, float]:
         require_columns(data, ('obs', 'action', 'return'), type(self).__name__, 'montecarlo_return_estimator')

@@ -64,6 +64,7 @@ class QACPolicyBase(Policy):
     def _apply_gradients(self, total_loss: torch.Tensor) -> None:
         self._optimizer.zero_grad(set_to_none=True)
         total_loss.backward()
+        self._sync_gradients()
         self._optimizer.step()
 
     def _update_target(self, online: Optional[List[torch.nn.Parameter]] = None,

@@ -7,6 +7,7 @@ import torch
 from torch import nn
 
 from ding.data.batch import Batch
+from ding.model.from_config import build_model
 from ding.model.qac import ContinuousQAC
 from ding.policy.qac_worker_actors import TanhGaussianActor
 from ding.policy.sac_base import SACPolicyBase
@@ -34,7 +35,7 @@ class SACPolicy(SACPolicyBase):
     )
 
     def default_model(self) -> nn.Module:
-        return ContinuousQAC(**self._cfg.model)
+        return build_model(ContinuousQAC, self._cfg.model)
 
     def _init_learn(self) -> None:
         self._check_model()

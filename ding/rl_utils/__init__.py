@@ -31,6 +31,13 @@ _EXPORTS = {
     'q_1step_td_error': 'td',
     'bootstrap_q': 'td',
     'QTDOutput': 'td',
+    # distributional Q-learning (C51 / Rainbow, QR-DQN, IQN, FQF)
+    'categorical_projection': 'distributional',
+    'dist_nstep_td_error': 'distributional',
+    'quantile_huber_loss': 'quantile',
+    'qrdqn_nstep_td_error': 'quantile',
+    'iqn_nstep_td_error': 'quantile',
+    'fqf_fraction_loss': 'quantile',
     'get_epsilon_greedy_fn': 'exploration',
     'epsilon_greedy': 'exploration',
 }

@@ -14,3 +14,8 @@ def deep_merge(base: Mapping, override: Mapping) -> EasyDict:
         else:
             out[k] = copy.deepcopy(v)
     return out
+
+
+def deep_merge_dicts(original: Mapping, new_dict: Mapping) -> EasyDict:
+    """DI-engine's name for `deep_merge` (`new_dict` wins)."""
+    return deep_merge(original, new_dict)

@@ -1,18 +1,23 @@
 """Atomic file writes: write to a temporary file beside the target, fsync, then rename.
 A crash at any moment leaves either the old file or the new one, never a truncated one.
 The file gets the mode a plain `open(path, 'w')` would leave (mkstemp alone makes it 0600)."""
-import io
 import json
 import os
 import stat
 import tempfile
 import threading
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 import torch
 
 
 def atomic_write_bytes(path: str, data: bytes) -> None:
+    atomic_write_with(path, lambda f: f.write(data))
+
+
+def atomic_write_with(path: str, write: Callable[[BinaryIO], Any]) -> None:
+    """`write(f)` fills a temporary file that then replaces `path`: large objects can be
+    streamed into it without first being serialised in memory."""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
@@ -21,7 +26,7 @@ def atomic_write_bytes(path: str, data: bytes) -> None:
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, 'wb') as f:
-            f.write(data)
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -67,9 +72,9 @@ def atomic_write_json(path: str, obj: Any) -> None:
 
 
 def atomic_torch_save(obj: Any, path: str) -> None:
-    buf = io.BytesIO()
-    torch.save(obj, buf)
-    atomic_write_bytes(path, buf.getvalue())
+    # Streamed: tensors go from their memory straight to the file (an in-memory copy of a
+    # large checkpoint would double its peak memory).
+    atomic_write_with(path, lambda f: torch.save(obj, f))
 
 
 def _json_default(o: Any) -> Any:

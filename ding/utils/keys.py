@@ -21,3 +21,19 @@ def lookup(cfg: Any, dotted: str) -> Any:
         node = node[part]
         walked.append(part)
     return node
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Edits (insert, delete, substitute, swap two neighbours) turning `a` into `b`.
+
+    The swap counts as one edit because `env_stpe` is one slip of the fingers from `env_step`.
+    """
+    prev2, prev = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[len(b)]

@@ -23,7 +23,7 @@ class Registry(dict):
         """Use as `@REGISTRY.register('name')` or `REGISTRY.register('name', cls)`."""
 
         def add(o: Any) -> Any:
-            if name in self and self[name] is not o and not force:
+            if name in self and self[name] is not o and not force and not _same_definition(self[name], o):
                 raise KeyError(f'{self.kind} {name!r} is already registered as {self[name]}')
             self[name] = o
             return o
@@ -48,9 +48,30 @@ class Registry(dict):
         return self[name]
 
 
+def _same_definition(old: Any, new: Any) -> bool:
+    """The same class or function defined again (its module imported a second time, e.g. after
+    a test removed it from sys.modules): the new definition replaces the old one."""
+    key = lambda o: (getattr(o, '__module__', None), getattr(o, '__qualname__', None))  # noqa: E731
+    return key(old) == key(new) and key(old) != (None, None)
+
+
 POLICY_REGISTRY = Registry('policy', ('ding.policy', ))
 MODEL_REGISTRY = Registry('model', ('ding.model', ))
 ENV_REGISTRY = Registry('env', ('ding.envs', ))
 ENV_MANAGER_REGISTRY = Registry('env_manager', ('ding.envs', ))
 BUFFER_REGISTRY = Registry('buffer', ('ding.data', ))
 REWARD_MODEL_REGISTRY = Registry('reward_model')
+# DI-engine's other registries, for user code that registers into them (nothing of ours reads them yet).
+ENV_WRAPPER_REGISTRY = Registry('env_wrapper')
+DATASET_REGISTRY = Registry('dataset')
+LEARNER_REGISTRY = Registry('learner')
+SERIAL_COLLECTOR_REGISTRY = Registry('serial_collector')
+SERIAL_EVALUATOR_REGISTRY = Registry('serial_evaluator')
+WORLD_MODEL_REGISTRY = Registry('world_model')
+
+registries = {
+    'policy': POLICY_REGISTRY, 'model': MODEL_REGISTRY, 'env': ENV_REGISTRY, 'env_manager': ENV_MANAGER_REGISTRY,
+    'buffer': BUFFER_REGISTRY, 'reward_model': REWARD_MODEL_REGISTRY, 'env_wrapper': ENV_WRAPPER_REGISTRY,
+    'dataset': DATASET_REGISTRY, 'learner': LEARNER_REGISTRY, 'serial_collector': SERIAL_COLLECTOR_REGISTRY,
+    'serial_evaluator': SERIAL_EVALUATOR_REGISTRY, 'world_model': WORLD_MODEL_REGISTRY,
+}

@@ -6,7 +6,8 @@ the agents agree on it:
     progress.csv       one row per log interval (evaluations and the end of the run)
     result.json        the same rows, one JSON object per line
     log/               tensorboard events (ding_init)
-    ckpt/              policy checkpoints (CkptSaver) and run_state.pt (exact resume)
+    ckpt/              policy checkpoints (CkptSaver), run_state.pt (exact resume) and
+                       run_state.prev.pt (the one before, if the latest is unreadable)
     videos/            renders written by `ding eval --render`
 
 Every file is written atomically (`ding.utils.fileio`); a crash leaves `.<name>.*.tmp`
@@ -20,6 +21,7 @@ from typing import Any, Dict, Optional
 from ding.utils.fileio import atomic_write_json
 
 RUN_STATE_NAME = 'run_state.pt'
+RUN_STATE_PREV_NAME = 'run_state.prev.pt'  # the checkpoint before the latest (resume falls back to it)
 
 
 class RunDir:
@@ -62,6 +64,10 @@ class RunDir:
     @property
     def run_state(self) -> str:
         return self.path('ckpt', RUN_STATE_NAME)
+
+    @property
+    def run_state_prev(self) -> str:
+        return self.path('ckpt', RUN_STATE_PREV_NAME)
 
     def read_meta(self) -> Dict[str, Any]:
         """run.json, or a clear error saying this is not a run directory made by `ding train`."""

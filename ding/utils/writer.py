@@ -52,6 +52,9 @@ class RunWriter:
         return init_writer(logdir) if logdir is not None else get_writer()
 
 
+DistributedWriter = RunWriter  # DI-engine's name: `DistributedWriter.get_instance(exp_name)`
+
+
 def init_writer(logdir: str) -> RunWriter:
     """Make the run's writer (closing the previous run's) and return it."""
     global _current

@@ -154,3 +154,16 @@ def test_read_config_python_and_yaml(tmp_path):
     assert read_config(str(yml)) == ({'exp_name': 'b', 'seed': 1}, {})
     with pytest.raises(FileNotFoundError):
         read_config(str(tmp_path / 'missing.py'))
+
+
+def test_manager_type_in_main_config_selects_the_keys_checked():
+    """`env.manager.type` in the user's config names the manager the pipeline builds, so that
+    manager's own keys (gym_vector's `vector`) are valid and typos are still caught."""
+    from dizoo.classic_control.cartpole.config.cartpole_dqn_config import create_config, main_config
+    import ding.envs  # noqa: F401  (registers the managers)
+    main = dict(main_config, env=dict(main_config.env, manager=dict(type='gym_vector', vector='sync')))
+    cfg = compile_config(main, create_cfg=create_config, auto=True, save_cfg=False)
+    assert cfg.env.manager.type == 'gym_vector' and cfg.env.manager.vector == 'sync'
+    main['env']['manager'] = dict(type='gym_vector', vectr='sync')
+    with pytest.raises(KeyError, match='vectr.*vector'):
+        compile_config(main, create_cfg=create_config, auto=True, save_cfg=False)

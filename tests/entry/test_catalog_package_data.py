@@ -10,8 +10,9 @@ import ding
 from ding.entry.catalog import CONFIG_DIR, find_tuned, tuned_configs
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(ding.__file__)))
-TUNED_FILES = ['a2c_cartpole-v1.yaml', 'ddpg_pendulum-v1.yaml', 'dqn_cartpole-v0.yaml', 'dqn_cartpole-v1.yaml',
-               'pg_cartpole-v1.yaml', 'ppo_cartpole-v1.yaml', 'ppo_lunarlander-v3.yaml', 'ppo_pendulum-v1.yaml',
+TUNED_FILES = ['a2c_cartpole-v1.yaml', 'c51_cartpole-v0.yaml', 'ddpg_pendulum-v1.yaml', 'dqn_cartpole-v0.yaml',
+               'dqn_cartpole-v1.yaml', 'fqf_cartpole-v0.yaml', 'iqn_cartpole-v0.yaml', 'pg_cartpole-v1.yaml', 'ppo_cartpole-v1.yaml',
+               'ppo_lunarlander-v3.yaml', 'ppo_pendulum-v1.yaml', 'qrdqn_cartpole-v0.yaml', 'rainbow_cartpole-v0.yaml',
                'sac_pendulum-v1.yaml', 'td3_pendulum-v1.yaml']
 
 

@@ -23,10 +23,11 @@ def in_tmp(tmp_path, monkeypatch):
 def test_list_shows_every_tuned_pair_with_threshold_and_budget(capsys):
     assert main(['list']) == 0
     out = capsys.readouterr().out
-    assert 'algorithms: a2c, ddpg, dqn, pg, ppo, sac, td3' in out
+    assert 'algorithms: a2c, c51, ddpg, dqn, fqf, iqn, pg, ppo, qrdqn, rainbow, sac, td3' in out
     assert 'envs:       CartPole-v0, CartPole-v1, LunarLander-v3, Pendulum-v1' in out
-    assert '  dqn    CartPole-v1            475   100,000  ' in out
-    assert '  sac    Pendulum-v1           -250    20,000  sac_pendulum-v1.yaml\n' in out
+    assert '  dqn     CartPole-v1            475   100,000  ' in out
+    assert '  sac     Pendulum-v1           -250    20,000  sac_pendulum-v1.yaml\n' in out
+    assert '  rainbow CartPole-v0            195   100,000  rainbow_cartpole-v0.yaml\n' in out
 
 
 @pytest.mark.parametrize('name', ['dqn_cartpole-v0.yaml', 'dqn_cartpole-v0'])
@@ -40,7 +41,7 @@ def test_train_file_may_be_a_name_from_the_listing(in_tmp, name):
 
 @pytest.mark.parametrize('args, message', [
     (['--algo', 'dqnn', '--env', 'CartPole-v1'],
-     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, ddpg, dqn, pg, ppo, sac, td3"),
+     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, c51, ddpg, dqn, fqf, iqn, pg, ppo, qrdqn, rainbow, sac, td3"),
     (['--algo', 'dqn', '--env', 'Pendulum-v1'],
      "unknown env for dqn 'Pendulum-v1'; valid choices: CartPole-v0, CartPole-v1"),
     (DQN_V1 + ['--config', '{"policy": {"learn": {"learning_rte": 0.1}}}'], 'cfg.policy.learn.learning_rte'),

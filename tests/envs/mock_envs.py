@@ -1,5 +1,7 @@
-"""Small deterministic envs whose every observation and reward can be computed by hand, and
-a tiny Q-network for CartPole-shaped observations."""
+"""Small deterministic envs whose every observation and reward can be computed by hand (one
+that raises on purpose, for the fault tests), and a tiny Q-network for CartPole-shaped
+observations."""
+import os
 from typing import Any
 
 import gymnasium
@@ -7,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 from torch import nn
 
-from ding.envs import BaseEnv, BaseEnvTimestep
+from ding.envs import BaseEnv, BaseEnvTimestep, DingEnvWrapper
 
 
 class CountingEnv(gymnasium.Env):
@@ -88,6 +90,47 @@ class DiengineStyleEnv(BaseEnv):
     observation_space = spaces.Box(-1.0, 1.0, shape=(3, ), dtype=np.float32)
     action_space = spaces.Box(-1.0, 1.0, shape=(1, ), dtype=np.float32)
     reward_space = spaces.Box(-np.inf, np.inf, shape=(1, ), dtype=np.float32)
+
+
+EPISODE_LEN, FAIL_AT = 8, 5
+
+
+class FaultyEpisodes(gymnasium.Env):
+    """obs [t, 0, 0, 0] (t: the step in the episode), reward 1, `EPISODE_LEN` steps an
+    episode; raises on step `FAIL_AT` when `fault` is 'every' (each episode) or 'once' (the
+    first time any copy gets there, told by the `marker` file, so also across processes)."""
+    observation_space = spaces.Box(-np.inf, np.inf, shape=(4, ), dtype=np.float32)
+    action_space = spaces.Discrete(2)
+
+    def __init__(self, fault, marker):
+        self.fault, self.marker, self.t = fault, marker, 0
+
+    def _obs(self):
+        return np.array([self.t, 0, 0, 0], dtype=np.float32)
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return self._obs(), {}
+
+    def step(self, action):
+        self.t += 1
+        if self.t == FAIL_AT and self._fails_now():
+            raise RuntimeError('env broke on purpose')
+        return self._obs(), 1.0, self.t >= EPISODE_LEN, False, {}
+
+    def _fails_now(self):
+        if self.fault == 'every':
+            return True
+        if self.fault == 'once' and not os.path.exists(self.marker):
+            open(self.marker, 'w').close()
+            return True
+        return False
+
+
+def make_faulty_episodes(fault: Any, marker: str) -> DingEnvWrapper:
+    """A FaultyEpisodes as a ding env (a picklable env_fn with functools.partial)."""
+    return DingEnvWrapper(FaultyEpisodes(fault, marker))
 
 
 class TinyQ(nn.Module):

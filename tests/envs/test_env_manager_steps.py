@@ -120,8 +120,9 @@ def test_compatible_step_v2_returns_timesteps_with_env_id():
     assert info['terminated'] is True and info['truncated'] is False and info['eval_episode_return'] == 2.0
     assert obs.tolist()[0] == 1.0
     assert [t.env_id for t in m.step([0, 0])] == [0, 1]
-    with pytest.raises(ValueError, match='ready env'):
-        m.step({0: 1})
+    assert [t.env_id for t in m.step({0: 1})] == [0]  # as DI-engine: only the env ids given step
+    with pytest.raises(ValueError, match='subset of the ready envs'):
+        m.step({2: 1})
 
 
 def test_compatible_step_v1_returns_a_dict():

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from ding.envs import DingEnvWrapper
+from ding.envs.env_manager.env_faults import EnvFaultError
 from ding.envs.env_manager.worker_inference import WorkerInferenceSampler
 
 from .mock_envs import CountingEnv, first_starts
@@ -66,7 +67,7 @@ def test_rollout_survives_a_fault_and_recollects_the_lost_rows(fault, at, timeou
 
 def test_failing_more_than_max_retry_in_a_row_raises():
     m = faulty_sampler('raise', 1, max_retry=2)  # fails on the first step after every restart
-    with pytest.raises(RuntimeError, match='max_retry=2'):
+    with pytest.raises(EnvFaultError, match=r'env 0 failed 3 times in a row .*max_retry=2.*env broke on purpose'):
         m.collect_rollout(STEPS)
     m.close()
     assert multiprocessing.active_children() == []

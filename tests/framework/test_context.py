@@ -1,5 +1,6 @@
 import math
 import pickle
+from dataclasses import dataclass
 
 import pytest
 
@@ -10,12 +11,12 @@ ONLINE_DEFAULTS = dict(
     total_step=0, env_step=0, env_episode=0, train_iter=0, train_data=None, train_output=None, collect_kwargs={},
     obs=None, action=None, inference_output=None, trajectories=None, episodes=None, trajectory_end_idx=[],
     eval_value=-math.inf, last_eval_iter=-1, last_eval_value=-math.inf, eval_output={}, info_for_logging={},
-    wandb_url=''
+    wandb_url='', env_restarts=0, dropped_episodes=0
 )
 OFFLINE_DEFAULTS = dict(
     total_step=0, trained_env_step=0, train_epoch=0, train_iter=0, train_data=None, train_output=None,
     eval_value=-math.inf, last_eval_iter=-1, last_eval_value=-math.inf, eval_output={}, info_for_logging={},
-    wandb_url=''
+    wandb_url='', env_restarts=0, dropped_episodes=0
 )
 
 
@@ -28,10 +29,12 @@ def test_fields_and_defaults(cls, defaults):
 
 def test_default_kept_fields():
     assert OnlineRLContext().kept_names == {
-        'env_step', 'env_episode', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url'
+        'env_step', 'env_episode', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'env_restarts',
+        'dropped_episodes'
     }
     assert OfflineRLContext().kept_names == {
-        'trained_env_step', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url'
+        'trained_env_step', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'env_restarts',
+        'dropped_episodes'
     }
     assert Context().kept_names == frozenset()
 
@@ -84,6 +87,28 @@ def test_context_pickles():
     back = pickle.loads(pickle.dumps(ctx))
     assert back == ctx
     assert back.kept_names == ctx.kept_names
-    with pytest.raises(AttributeError):
-        back.not_a_field = 1
+    with pytest.raises(AttributeError, match='did you mean'):
+        back.train_epochs = 1
     assert back.renew().train_epoch == 3
+    strict = pickle.loads(pickle.dumps(OfflineRLContext(strict=True)))
+    with pytest.raises(AttributeError):
+        strict.not_a_field = 1
+
+
+@dataclass
+class KeepInPostInitContext(Context):
+    """DI-engine's pattern: the subclass's `__post_init__` calls `keep` and never calls super."""
+    counter: int = 0
+    scratch: int = 0
+
+    def __post_init__(self):
+        self.keep('counter')
+
+
+def test_subclass_with_own_post_init_calling_keep():
+    ctx = KeepInPostInitContext()
+    ctx.counter, ctx.scratch = 5, 7
+    new = ctx.renew()
+    assert (new.total_step, new.counter, new.scratch) == (1, 5, 0)
+    assert new.kept_names == {'counter'}
+    assert pickle.loads(pickle.dumps(new)).renew().counter == 5

@@ -40,9 +40,13 @@ def test_read_before_write_is_reported():
 
 
 def test_undeclared_field_and_undeclared_contract():
-    ctx = OnlineRLContext()
+    ctx = OnlineRLContext(strict=True)
     assert wiring_problems([mw('a', reads=('trajectory', ))], ctx) == [
-        'middleware #0 a uses ctx.trajectory, which OnlineRLContext does not declare'
+        'middleware #0 a uses ctx.trajectory, which the strict OnlineRLContext does not declare'
+    ]
+    # a custom name is fine on a default ctx, but a read of it nothing wrote is still reported
+    assert wiring_problems([mw('a', reads=('trajectory', ))], OnlineRLContext()) == [
+        'middleware #0 a reads ctx.trajectory but no middleware before it writes it'
     ]
     # after a middleware without a contract anything may have been written: no warning
     assert wiring_problems([lambda ctx: None, mw('b', reads=('train_data', ))], ctx) == []
@@ -72,3 +76,36 @@ def test_wrappers_and_combinators_keep_contracts(fresh_task):
         task.use_wrapper(lambda fn: (lambda ctx: fn(ctx)))
         (wrapped, ) = task.middlewares
         assert (wrapped.reads, wrapped.middleware_name) == (('train_data', 'env_step'), 'b')
+
+
+def test_custom_names_in_table_check_and_ctx(fresh_task):
+    fns = [mw('scorer', reads=('trajectories', ), writes=('episode_score', )),
+           mw('logger', reads=('episode_score', 'env_steps'))]
+    ctx = OnlineRLContext()
+    assert pipeline_table(fns, ctx).splitlines()[-1] == (
+        'custom ctx names (not fields of OnlineRLContext): episode_score, env_steps')
+    assert wiring_problems(fns, ctx) == [
+        'middleware #0 scorer reads ctx.trajectories but no middleware before it writes it',
+        'middleware #1 logger reads ctx.env_steps but no middleware before it writes it (did you mean ctx.env_step?)',
+    ]
+    seen = []
+
+    def writer(c):
+        c.trajectories = [1]
+        c.env_steps = 3  # close to env_step, but a contract names it: declared by the task at run()
+
+    def reader(c):
+        seen.append((c.episode_score, c.env_steps))
+
+    def score(c):
+        c.episode_score = len(c.trajectories)
+
+    with task.start(ctx=OnlineRLContext()):
+        task.use(contract(writer, writes=('trajectories', 'env_steps')))
+        task.use(contract(score, reads=('trajectories', ), writes=('episode_score', )))
+        task.use(contract(reader, reads=('episode_score', 'env_steps')))
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')
+            task.run(2)
+        assert 'env_steps' in task.ctx.declared_names
+    assert seen == [(1, 3), (1, 3)]

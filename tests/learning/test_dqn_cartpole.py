@@ -18,6 +18,13 @@ def test_dqn_reaches_195_on_cartpole_v0_seed0(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize('seed', [1, 2])
+def test_dqn_reaches_195_on_cartpole_v0_other_seeds(tmp_path, seed):
+    ctx = main(seed=seed, config='v0', max_env_step=100_000, exp_name=str(tmp_path / f'v0_seed{seed}'))
+    assert ctx.last_eval_value >= 195 and ctx.env_step <= 100_000
+
+
+@pytest.mark.slow
 def test_dqn_same_seed_same_evaluations(tmp_path):
     first = main(seed=1, config='v0', max_env_step=3000, exp_name=str(tmp_path / 'a'))
     second = main(seed=1, config='v0', max_env_step=3000, exp_name=str(tmp_path / 'b'))

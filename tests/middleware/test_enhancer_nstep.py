@@ -149,3 +149,18 @@ def test_changed_columns_between_calls_are_an_error():
     ctx.trajectories['value'] = np.zeros(len(ctx.trajectories), dtype=np.float32)
     with pytest.raises(ValueError, match="columns changed between calls"):
         drive(enhancer, ctx)
+
+
+def test_held_rows_end_where_a_dropped_episode_broke_the_stream():
+    """An env restart dropped env 0's episode at the first step of the next call: its held rows
+    must not run into the new episode (whose obs does not follow their next_obs)."""
+    enhancer = nstep_reward_enhancer(make_cfg(policy__nstep=3))
+    drive(enhancer, call_a())
+    fresh = env_rows(0, 100, [5, 6, 7])  # a new episode after the restart: obs 100, 101, ...
+    ctx = collect_call(fresh, env_rows(1, 4, [50, 60, 70]))
+    drive(enhancer, ctx)
+    t = ctx.trajectories
+    env0 = t[np.flatnonzero(t.env_id == 0)]
+    assert env0.obs[:, 0].tolist() == [2, 3, 100]
+    assert env0.reward.tolist()[:2] == [[3, 4, 0], [4, 0, 0]]  # cut at the gap, no reward of the new episode
+    assert env0.truncated.tolist()[:2] == [True, True] and env0.next_obs[:2, 0].tolist() == [4, 4]

@@ -7,6 +7,7 @@ import pytest
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import (eps_greedy_handler, eps_greedy_masker, interaction_evaluator,
                                        interaction_evaluator_ttorch)
+from ding.framework.middleware.evaluated_weights import round_seed
 from ding.framework.middleware.evaluator import episode_quota
 
 from .conftest import MockActingPolicy, MockEnvManager, drive, make_cfg
@@ -55,7 +56,7 @@ def test_evaluator_ttorch_defaults_to_one_episode_per_env(fake_task):
     ctx = OnlineRLContext(train_iter=1)
     evaluator(ctx)
     assert ctx.eval_output['episode_return'] == [1.0, 4.0, 9.0]
-    assert env.seeds == [(7, True)] and fake_task.finish
+    assert env.seeds == [(round_seed(7, 1), True)] and fake_task.finish
 
 
 def test_evaluator_config_error_names_key():
@@ -95,13 +96,15 @@ def test_eps_greedy_masker():
 
 
 class _DroppingEnvManager(MockEnvManager):
-    """Like MockEnvManager, but env 0's first episode is dropped (a crashed worker): NaN return."""
+    """Like MockEnvManager, but env 0's first episode is dropped (an env restart), flagged as
+    the managers flag it: `info['dropped_episode']`, NaN return."""
 
     def step_batch(self, actions):
         result = super().step_batch(actions)
         if not getattr(self, '_dropped', False) and result.truncated[0] | result.terminated[0]:
             self._dropped = True
             result.episode_return[0] = np.nan
+            result.infos[0]['dropped_episode'] = True
         return result
 
 

@@ -76,5 +76,5 @@ def test_random_warmup_goes_through_the_sampler(monkeypatch):
 
 
 def test_a_sampler_returning_the_wrong_row_count_is_an_error():
-    with pytest.raises(RuntimeError, match=r'returned 15 rows, expected 2 steps x 8 envs = 16'):
+    with pytest.raises(RuntimeError, match=r'returned 15 rows, expected 16 \(steps x envs, less the rows of dropped'):
         collect(MockSampler([3] * 8, rows_missing=1), MockActingPolicy(), OnlineRLContext())

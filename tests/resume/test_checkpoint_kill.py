@@ -1,5 +1,5 @@
 """SIGKILL while a run-state checkpoint is being written: the previous checkpoint still loads,
-and resuming clears the half-written temporary file."""
+and resuming clears the half-written temporary files."""
 import glob
 import os
 import signal
@@ -67,4 +67,4 @@ def test_kill_during_checkpoint_write_keeps_previous_checkpoint(tmp_path):
     saver.restore(ctx)
     assert ctx.env_step == version and learner.loaded['w'][0].item() == version
     assert not glob.glob(str(ckpt_dir / '.run_state.pt.*.tmp'))
-    assert sorted(os.listdir(ckpt_dir)) == ['run_state.pt']
+    assert sorted(os.listdir(ckpt_dir)) == ['run_state.prev.pt', 'run_state.pt']  # the one before is kept

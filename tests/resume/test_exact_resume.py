@@ -1,6 +1,7 @@
 """The acceptance test of exact resume: a DQN CartPole run killed with SIGKILL mid-training and
 resumed with `ding resume` ends with the same evaluation returns and the same final weights
-as an uninterrupted run with the same seed."""
+as an uninterrupted run with the same seed, with the serial, the subprocess and the
+alternating env manager (their envs are captured through the managers' snapshot protocol)."""
 import json
 import os
 import signal
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 import torch
 
 # Small enough to run in well under a minute on two busy cores, long enough for several
@@ -24,9 +26,10 @@ def ding(*args: str) -> list:
     return [sys.executable, '-m', 'ding.entry.cli', *args]
 
 
-def train_cmd(exp_name: str) -> list:
+def train_cmd(exp_name: str, manager: str = 'base_v2') -> list:
+    overrides = dict(OVERRIDES, env=dict(OVERRIDES['env'], manager={'type': manager}))
     return ding('train', '--algo', 'dqn', '--env', 'CartPole-v1', '--seed', '3', '--max-env-step', str(MAX_ENV_STEP),
-                '--checkpoint-freq', str(CHECKPOINT_FREQ), '--config', json.dumps(OVERRIDES), '--exp-name', exp_name,
+                '--checkpoint-freq', str(CHECKPOINT_FREQ), '--config', json.dumps(overrides), '--exp-name', exp_name,
                 '--no-progress')
 
 
@@ -43,10 +46,13 @@ def eval_history(run_dir: str) -> list:
     return [(r['env_step'], r['train_iter'], r['eval_return_mean']) for r in rows]
 
 
-def test_sigkilled_run_resumes_to_identical_results(tmp_path):
-    uninterrupted = subprocess.Popen(train_cmd('full'), cwd=tmp_path, stdout=subprocess.DEVNULL,
+# the alternating sampler's snapshot is its two subprocess groups' (tests/resume/test_env_snapshot.py)
+@pytest.mark.parametrize('manager', ['base_v2', 'subprocess', pytest.param('alternating', marks=pytest.mark.slow)])
+def test_sigkilled_run_resumes_to_identical_results(tmp_path, manager):
+    uninterrupted = subprocess.Popen(train_cmd('full', manager), cwd=tmp_path, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
-    victim = subprocess.Popen(train_cmd('killed'), cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    victim = subprocess.Popen(train_cmd('killed', manager), cwd=tmp_path, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
     state_path = tmp_path / 'killed' / 'ckpt' / 'run_state.pt'
     deadline = time.time() + 240
     while checkpoint_step(state_path) < 2 * CHECKPOINT_FREQ:  # past the second checkpoint: mid-training
@@ -62,6 +68,7 @@ def test_sigkilled_run_resumes_to_identical_results(tmp_path):
     resumed = subprocess.run(ding('resume', 'killed', '--no-progress'), cwd=tmp_path, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     assert f'from env_step={killed_at["env_step"]}' in resumed.stdout
+    assert 'fresh episodes' not in resumed.stderr  # the envs were restored, not restarted
     assert uninterrupted.wait() == 0, uninterrupted.stderr.read().decode()
 
     full, killed = tmp_path / 'full', tmp_path / 'killed'

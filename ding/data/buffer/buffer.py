@@ -74,11 +74,13 @@ class Buffer:
 
     def sample(self, size: Optional[int] = None, indices: Any = None, replace: bool = False,
                sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
-               groupby: Optional[str] = None, unroll_len: Optional[int] = None) -> Any:
+               groupby: Optional[str] = None, unroll_len: Optional[int] = None, **kwargs: Any) -> Any:
+        """`kwargs` are for middleware that takes its own arguments (e.g. staleness_check's
+        `train_iter_sample_data`); it removes them before the buffer's own sample."""
         with self.lock:
             return self._chains['sample'](
                 size=size, indices=indices, replace=replace, sample_range=sample_range,
-                ignore_insufficient=ignore_insufficient, groupby=groupby, unroll_len=unroll_len
+                ignore_insufficient=ignore_insufficient, groupby=groupby, unroll_len=unroll_len, **kwargs
             )
 
     def update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
@@ -92,6 +94,37 @@ class Buffer:
     def clear(self) -> None:
         with self.lock:
             return self._chains['clear']()
+
+    # --- DI-engine's extras: views, copies, torch Dataset ---------------------------------
+    def view(self) -> 'Buffer':
+        """A buffer over the same stored items with a middleware chain of its own, empty at
+        first (`ding/data/buffer/buffer_view.py`)."""
+        from ding.data.buffer.buffer_view import BufferView
+        return BufferView(self)
+
+    def __copy__(self) -> 'Buffer':
+        return self.view()  # as DI-engine: a shallow copy shares the storage
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, i: int) -> Any:
+        """The i-th stored item, oldest first: with `__len__`, a buffer is a torch map-style
+        Dataset (e.g. `DataLoader(buffer_, collate_fn=...)`)."""
+        return self.get(i)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # a lock cannot be copied or pickled; the chains are rebuilt from the middleware list
+        state = self.__dict__.copy()
+        state.pop('lock', None)
+        state.pop('_chains', None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.lock = threading.RLock()
+        self._chains = {}
+        self._compose()
 
     # --- implemented by subclasses ------------------------------------------------------
     def _push(self, data: Any, meta: Optional[dict] = None) -> Any:

@@ -21,7 +21,8 @@ from ding.data.buffer.buffer_file import load_buffer, save_buffer
 from ding.data.buffer.buffered_data import BufferedData, SampledBatch
 from ding.data.buffer.grouping import sample_groups
 from ding.data.buffer.meta_columns import MetaColumns, is_per_row
-from ding.data.buffer.ring_columns import RingColumns
+from ding.data.buffer.mixed_items import become_whole_items, fits_columns, push_rows_as_items
+from ding.data.buffer.ring_columns import RingColumns, copy_rows
 from ding.data.buffer.sampling import affordable, draw_positions
 from ding.utils.registry import BUFFER_REGISTRY
 
@@ -30,8 +31,11 @@ from ding.utils.registry import BUFFER_REGISTRY
 class DequeBuffer(Buffer):
     config = dict(type='deque', replay_buffer_size=10000)
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, sliced: bool = False) -> None:
         super().__init__(size)
+        # DI-engine's `sliced`: a grouped sample with unroll_len cuts windows at multiples of
+        # unroll_len (fewer overlapping, duplicate windows) instead of at any start
+        self.sliced = bool(sliced)
         self.rng = np.random.default_rng(np.random.randint(2**31))
         self._reset()
 
@@ -86,9 +90,8 @@ class DequeBuffer(Buffer):
             self._whole_items = not isinstance(data, Mapping)
             first_row = {'data': None} if self._whole_items else data
             self._columns = RingColumns.for_row(self.size, first_row)
-        if not self._whole_items and not isinstance(data, Mapping):
-            raise ValueError(f'this buffer stores transitions as columns (its first push was dict-like); '
-                             f'cannot push a {type(data).__name__}: push a dict or a Batch')
+        if not self._whole_items and not fits_columns(self, data):
+            become_whole_items(self)  # DI-engine's buffer holds any object (mixed_items.py)
         if self._whole_items:
             write = lambda slot: self._columns.arrays['data'].__setitem__(slot, data)  # noqa: E731
         else:
@@ -97,10 +100,9 @@ class DequeBuffer(Buffer):
         self._meta.write(slice(slot, slot + 1), meta, 1)
         return BufferedData(data, first_id, {} if meta is None else meta)
 
-    def _push_batch(self, data: Batch, meta: Optional[dict]) -> SampledBatch:
-        if self._whole_items:
-            raise ValueError('this buffer stores whole items (its first push was not dict-like); '
-                             'cannot push a Batch of rows into it')
+    def _push_batch(self, data: Batch, meta: Optional[dict]) -> Any:
+        if self._whole_items or (self._columns is not None and self._columns.arrays.keys() != set(data.keys())):
+            return push_rows_as_items(self, data, meta)
         n = len(data)
         if n > self.size:  # only the newest `size` rows would survive; the others still get ids
             self._next_id += n - self.size
@@ -177,7 +179,8 @@ class DequeBuffer(Buffer):
                 live = live[sample_range]
             n = len(live)
             to_slots = live.__getitem__
-        size = affordable(size, n, replace, ignore_insufficient)
+        # DI-engine: too few rows with ignore_insufficient gives an empty sample, not a partial one
+        size = affordable(size, n, replace, ignore_insufficient, partial=False)
         return self.gather(to_slots(draw_positions(self.rng, n, size, replace)))
 
     def gather(self, slots: np.ndarray) -> SampledBatch:
@@ -257,9 +260,38 @@ class DequeBuffer(Buffer):
             'count': self._count,
         }
 
+    def rows_state_dict(self) -> Dict[str, Any]:
+        """Like `state_dict`, but holding copies of the live rows only: cheap to take under
+        the lock (a gather of `count()` rows, not a copy of the preallocated ring) and safe to
+        write to disk after releasing it. `load_state_dict` takes either form."""
+        slots = self._live_runs()
+        return {
+            'size': self.size,
+            'live_ids': copy_rows(self._ids, slots),
+            'columns': None if self._columns is None else self._columns.rows_state_dict(slots),
+            'whole_items': self._whole_items,
+            'meta': {k: copy_rows(col, slots) for k, col in self._meta.columns.items()},
+            'next_id': self._next_id,
+            'oldest_id': self._oldest_id,
+            'count': self._count,
+        }
+
+    def _live_runs(self) -> Any:
+        """The live slots, oldest first: as one or two slices when there are no holes."""
+        first, n = self._window()
+        if n != self._count:
+            return self._live_slots()
+        start = first % self.size
+        runs = [slice(start, min(start + n, self.size))]
+        if start + n > self.size:  # the window wraps round the end of the ring
+            runs.append(slice(0, start + n - self.size))
+        return runs
+
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         if state['size'] != self.size:
             raise ValueError(f'saved buffer has size {state["size"]}; this one has size {self.size}')
+        if 'live_ids' in state:
+            state = self._expand_rows(state)
         self._reset()
         if state['columns'] is not None:
             self._columns = RingColumns.from_state_dict(self.size, state['columns'])
@@ -267,6 +299,20 @@ class DequeBuffer(Buffer):
         self._meta.columns = state['meta']
         self._ids = state['ids']
         self._next_id, self._oldest_id, self._count = state['next_id'], state['oldest_id'], state['count']
+
+    def _expand_rows(self, state: Dict[str, Any]) -> Dict[str, Any]:
+        """A `rows_state_dict` as the full-ring `state_dict` (rows back in slot `id % size`)."""
+        live_ids = np.asarray(state['live_ids'], dtype=np.int64)
+        slots = live_ids % self.size
+        ids = np.full(self.size, -1, dtype=np.int64)
+        ids[slots] = live_ids
+        meta = {}
+        for key, values in state['meta'].items():
+            meta[key] = np.full(self.size, None, dtype=object)
+            meta[key][slots] = values
+        columns = None if state['columns'] is None else \
+            RingColumns.from_rows_state_dict(self.size, state['columns'], slots).state_dict()
+        return dict(state, columns=columns, meta=meta, ids=ids)
 
 
 def _tail(value: Any, n: int, keep: int) -> Any:

@@ -35,10 +35,19 @@ def sample_groups(buffer: 'DequeBuffer', size: Optional[int], groupby: str, repl
     for g in picked:
         members = groups[g]
         if unroll_len:
-            start = int(rng.integers(0, len(members) - unroll_len + 1))
+            start = _window_start(rng, len(members), unroll_len, getattr(buffer, 'sliced', False))
             members = members[start:start + unroll_len]
         out.append(buffer.gather(members))
     return out
+
+
+def _window_start(rng: np.random.Generator, n: int, unroll_len: int, sliced: bool) -> int:
+    """Start of a window of `unroll_len` rows in a group of `n`: any start, or (`sliced`) a
+    multiple of unroll_len, the group's last full window standing in for its ragged tail."""
+    if not sliced:
+        return int(rng.integers(0, n - unroll_len + 1))
+    chunk = int(rng.integers(0, n)) // unroll_len
+    return n - unroll_len if chunk == (n - 1) // unroll_len else chunk * unroll_len
 
 
 def _split_by_key(buffer: 'DequeBuffer', slots: np.ndarray, groupby: str) -> List[np.ndarray]:

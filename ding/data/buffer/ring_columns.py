@@ -8,8 +8,9 @@ is stored as numpy and handed back as a tensor (`torch.from_numpy`, no copy).
 Memory is taken with `np.zeros`, so the operating system commits pages only as rows are
 written: an empty 1M-row buffer costs almost nothing.
 """
+import copy
 from collections.abc import Mapping
-from typing import Any, Dict, Union
+from typing import Any, Dict, List, Union
 
 import numpy as np
 import torch
@@ -31,6 +32,13 @@ def _row_template(value: Any):
     if type(value) in _SCALAR_DTYPES:
         return np.asarray(value, dtype=_SCALAR_DTYPES[type(value)]), False
     return None
+
+
+def copy_rows(arr: np.ndarray, slots: Union[np.ndarray, List[slice]]) -> np.ndarray:
+    """A copy of `arr`'s rows at `slots` (an index array, or a list of slices in order)."""
+    if isinstance(slots, list):
+        return np.concatenate([arr[s] for s in slots]) if len(slots) > 1 else arr[slots[0]].copy()
+    return arr.take(slots, axis=0)
 
 
 class RingColumns:
@@ -110,6 +118,19 @@ class RingColumns:
             elif arr.dtype == object:
                 arr[slots] = None
 
+    def fits_row(self, row: Mapping) -> bool:
+        """Whether `row` has exactly these fields, numeric ones of the stored row shape (nested alike)."""
+        if len(row) != len(self.arrays) or any(k not in self.arrays for k in row):
+            return False
+        for name, arr in self.arrays.items():
+            value = row[name]
+            if isinstance(arr, RingColumns):
+                if not (isinstance(value, Mapping) and arr.fits_row(value)):
+                    return False
+            elif arr.dtype != object and tuple(getattr(value, 'shape', np.shape(value))) != arr.shape[1:]:
+                return False
+        return True
+
     def _check_keys(self, keys: Any) -> None:
         if len(keys) != len(self.arrays) or any(k not in self.arrays for k in keys):
             got, want = sorted(keys), sorted(self.arrays)
@@ -152,5 +173,36 @@ class RingColumns:
         cols = cls(capacity)
         for k, v in state['arrays'].items():
             cols.arrays[k] = cls.from_state_dict(capacity, v) if isinstance(v, dict) else v
+        cols.torch_columns = set(state['torch_columns'])
+        return cols
+
+    def rows_state_dict(self, slots: Union[np.ndarray, List[slice]]) -> Dict[str, Any]:
+        """`state_dict` holding copies of the rows at `slots` only (`len(slots)` rows per
+        column, not `capacity`): what a checkpoint needs of a partly filled ring. `slots` may
+        be a list of slices (contiguous runs copy several times faster than a gather).
+        Objects are deep-copied, so the copy stays valid once the buffer lock is released."""
+        arrays = {}
+        for k, v in self.arrays.items():
+            if isinstance(v, RingColumns):
+                arrays[k] = v.rows_state_dict(slots)
+            elif v.dtype == object:
+                arrays[k] = copy.deepcopy(copy_rows(v, slots))
+            else:
+                arrays[k] = copy_rows(v, slots)
+        return {'arrays': arrays, 'torch_columns': sorted(self.torch_columns)}
+
+    @classmethod
+    def from_rows_state_dict(cls, capacity: int, state: Dict[str, Any], slots: np.ndarray) -> 'RingColumns':
+        """A ring of `capacity` rows holding the rows of `rows_state_dict` back at `slots`."""
+        cols = cls(capacity)
+        for k, v in state['arrays'].items():
+            if isinstance(v, dict):
+                cols.arrays[k] = cls.from_rows_state_dict(capacity, v, slots)
+                continue
+            v = np.asarray(v)
+            ring = np.full(capacity, None, dtype=object) if v.dtype == object else \
+                np.zeros((capacity, ) + v.shape[1:], dtype=v.dtype)
+            ring[slots] = v
+            cols.arrays[k] = ring
         cols.torch_columns = set(state['torch_columns'])
         return cols

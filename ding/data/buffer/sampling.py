@@ -2,15 +2,16 @@
 import numpy as np
 
 
-def affordable(size: int, available: int, replace: bool, ignore_insufficient: bool) -> int:
-    """How many rows can be drawn; ValueError when short unless `ignore_insufficient`."""
+def affordable(size: int, available: int, replace: bool, ignore_insufficient: bool, partial: bool = True) -> int:
+    """How many rows can be drawn; ValueError when short unless `ignore_insufficient`, then
+    what there is (`partial`, as DI-engine's group sampling) or nothing (its plain sampling)."""
     short = available == 0 if replace else available < size
     if short and size > 0:
         if not ignore_insufficient:
             how = 'with' if replace else 'without'
             raise ValueError(f'cannot sample {size} rows {how} replacement from {available}; '
                              f'pass ignore_insufficient=True to get fewer')
-        return 0 if replace else available
+        return 0 if replace or not partial else available
     return size
 
 

@@ -18,7 +18,10 @@ import numpy as np
 from easydict import EasyDict
 
 from ding.envs.base_env import BaseEnv
+from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.action_check import make_action_splitter
+from ding.envs.env_manager.env_faults import FailStreaks, describe, restart_serial_env, step_each
+from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
 from ding.envs.env_manager.obs_stack import check_obs, stack_obs
 from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
@@ -45,14 +48,17 @@ class BaseEnvManagerV2(TimestepAdapter):
         episode_num=float('inf'),
         auto_reset=True,
         clip_action=False,  # Box actions outside the bounds: False raises, True clips
-        # Accepted so that one `env.manager` config fits every manager; a serial manager
-        # runs envs in-process and has no worker to time out or restart.
-        max_retry=1,
+        # An env that raises is rebuilt from its env_fn and its episode dropped (env_faults.py);
+        # more than `max_retry` failures of one env with no completed episode between stop the run.
+        max_retry=3,
+        # Accepted so that one `env.manager` config fits every manager; envs stepped in this
+        # process have no worker to time out.
         step_timeout=None,
         reset_timeout=None,
         retry_type='reset',
         retry_waiting_time=0.1,
     )
+    steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
 
     @classmethod
     def default_config(cls) -> EasyDict:
@@ -72,11 +78,15 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._cfg = deep_merge(self.default_config(), cfg or {})
         self._episode_num = float(self._cfg.episode_num)
         self._auto_reset = bool(self._cfg.auto_reset)
+        # Env faults (env_faults.py): counters, per-env fail streaks, rows dropped this step and
+        # the reset obs of envs rebuilt mid-episode (taken by the auto-reset of the dropped episode).
+        self.worker_restarts = 0  # restarts of an env (here) or of the worker / vector env holding it
+        self.dropped_episodes = 0
+        self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry))
+        self._dropped_now: List[int] = []
+        self._restarted_obs: Dict[int, Any] = {}
         self._envs: Optional[List[BaseEnv]] = self._create_envs()
-        ref = self._envs[0]
-        self._observation_space = ref.observation_space
-        self._action_space = ref.action_space
-        self._reward_space = getattr(ref, 'reward_space', None)
+        self._observation_space, self._action_space, self._reward_space = self._read_spaces(self._envs[0])
         shape = getattr(self._observation_space, 'shape', None)
         self._obs_shape = tuple(shape) if shape is not None else None  # else learnt at the first reset
         self._split_actions = make_action_splitter(self._action_space, self._env_num, bool(self._cfg.clip_action))
@@ -88,11 +98,22 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._no_return = np.full(self._env_num, np.nan)
         self._reward_shape = (self._env_num, )
 
+    def _read_spaces(self, ref: Any) -> tuple:
+        """(observation, action, reward) spaces of `ref`. A DI-engine env may make its spaces in
+        its first reset: then, as DI-engine does, a spare copy is reset, asked and closed."""
+        try:
+            return ref.observation_space, ref.action_space, getattr(ref, 'reward_space', None)
+        except AttributeError:
+            spare = make_env(self._env_fn[0])
+            try:
+                spare.reset()
+                return spare.observation_space, spare.action_space, getattr(spare, 'reward_space', None)
+            finally:
+                spare.close()
+
     # --- lifecycle ------------------------------------------------------------------------
     def _create_envs(self) -> List[BaseEnv]:
-        from ding.envs.ding_env_wrapper import DingEnvWrapper
-        envs = [fn() for fn in self._env_fn]
-        return [e if isinstance(e, BaseEnv) else DingEnvWrapper(e) for e in envs]
+        return [make_env(fn) for fn in self._env_fn]
 
     def launch(self, reset_param: Optional[Mapping[int, dict]] = None) -> None:
         """Create the envs (again, after `close()`) and reset them all."""
@@ -123,6 +144,7 @@ class BaseEnvManagerV2(TimestepAdapter):
                 env.close()
         self._envs = None
         self._obs = None
+        self._restarted_obs.clear()
         self._closed = True
 
     def seed(self, seed: Union[int, Sequence[int], Mapping[int, int]], dynamic_seed: bool = True) -> None:
@@ -176,10 +198,24 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._update_active()
 
     def _reset_one(self, env_id: int, param: Optional[dict]) -> Any:
+        fresh = self._restarted_obs.pop(env_id, None)
+        if fresh is not None and not param:
+            return fresh
         env = self._envs[env_id]
-        if param:
-            return env.reset(**param)
-        return env.gym_reset()[0]
+        try:
+            return env.reset(**param) if param else env.gym_reset()[0]
+        except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
+            self._restart_env(env_id, describe(err))
+            return self._restarted_obs.pop(env_id)
+
+    def _restart_env(self, env_id: int, text: str) -> None:
+        """Rebuild env `env_id` from its env_fn, seeded as at the start, and reset it (its reset
+        obs waits in `_restarted_obs`); counted, logged, and raised past `max_retry`."""
+        restart_serial_env(self, env_id, text)
+
+    def show_env_ids_from(self, offset: int) -> None:
+        """Name env ids in fault logs and errors from `offset` (a group of a GroupedEnvManager)."""
+        self._streaks.offset = int(offset)
 
     def _update_active(self) -> None:
         self._active_ids = np.flatnonzero(self._active).tolist()
@@ -217,21 +253,31 @@ class BaseEnvManagerV2(TimestepAdapter):
 
     def _step_envs(self, acts: List[Any]) -> tuple:
         """Step the ready envs: (obs, reward, terminated, truncated, info) sequences of
-        length env_num. Envs that are not ready keep their observation, reward 0, no end."""
+        length env_num. Envs that are not ready keep their observation, reward 0, no end.
+        An env that raises is rebuilt and its row flagged as a dropped episode (`step_each`)."""
         if self._all_active:
-            return zip(*[step(a) for step, a in zip(self._gym_steps, acts)])
+            results = []
+            try:
+                for step, a in zip(self._gym_steps, acts):
+                    results.append(step(a))
+            except Exception as err:  # noqa: BLE001 - env `len(results)` failed: the slow path handles it
+                return step_each(self, acts, results, err)
+            return zip(*results)
         if not self._active_ids:
             raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
-        n = self._env_num
-        obs, rew, term, trunc, infos = list(self._obs), [0.0] * n, [False] * n, [False] * n, [{} for _ in range(n)]
-        for i in self._active_ids:
-            obs[i], rew[i], term[i], trunc[i], infos[i] = self._gym_steps[i](acts[i])
-        return obs, rew, term, trunc, infos
+        return step_each(self, acts, [], None)
 
     def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
                       episode_return: np.ndarray, episode_length: np.ndarray) -> None:
         ready = next_obs.copy()
+        dropped = set(self._dropped_now)
+        self._dropped_now = []
         for i in ended:
+            if i in dropped:  # lost to a restart: no return, not counted; a fresh episode is ready
+                episode_return[i], episode_length[i] = np.nan, 0
+                self._episode_return[i], self._episode_length[i] = 0.0, 0
+                ready[i] = check_obs(i, self._reset_one(i, None), self._obs_shape)
+                continue
             info = infos[i]
             given = info.get('eval_episode_return') if info is not None else None
             value = float(np.asarray(given).reshape(())) if given is not None else float(self._episode_return[i])
@@ -246,6 +292,7 @@ class BaseEnvManagerV2(TimestepAdapter):
                 ready[i] = check_obs(i, self._reset_one(i, None), self._obs_shape)
             else:
                 self._active[i] = False
+        self._streaks.completed([i for i in ended if i not in dropped])
         self._obs = ready
         self._update_active()
 
@@ -289,6 +336,23 @@ class BaseEnvManagerV2(TimestepAdapter):
     def __repr__(self) -> str:
         state = 'closed' if self._closed else 'running'
         return f'{type(self).__name__}(env_num={self._env_num}, {state})'
+
+    # --- snapshot (exact resume; ding/envs/env_manager/snapshot.py) ------------------------
+    def state_dict(self) -> Dict[str, Any]:
+        """The envs (pickled, mid-episode included), episode bookkeeping and action-space RNG;
+        raises `EnvSnapshotError` when an env cannot be pickled."""
+        return snapshot.serial_state_dict(self)
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        """Continue exactly where `state_dict()` was taken (a closed manager is launched)."""
+        snapshot.load_serial_state_dict(self, state)
+
+
+def make_env(fn: Callable[[], Any]) -> BaseEnv:
+    """The env `fn` makes, wrapped as a ding env when it is a gymnasium / gym one."""
+    from ding.envs.ding_env_wrapper import DingEnvWrapper
+    env = fn()
+    return env if isinstance(env, BaseEnv) else DingEnvWrapper(env)
 
 
 def _flat_rewards(reward: np.ndarray, env_num: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence
 import numpy as np
 
 from ding.envs.env_manager.gym_vector_env_manager import GymVectorEnvManager, _VectorSlot
+from ding.envs.env_manager.snapshot import EnvSnapshotError
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
@@ -65,6 +66,13 @@ class EnvPoolEnvManager(GymVectorEnvManager):
             reset_obs[ended] = self._vec.reset(ended.astype(np.int32))[0]
             self._reset_obs = reset_obs
         return obs, reward, terminated, truncated, [{} for _ in range(self._env_num)]
+
+    def state_dict(self) -> dict:
+        raise EnvSnapshotError(f'{type(self).__name__}: EnvPool keeps its envs in C++ and cannot hand them out, so '
+                               f'a resumed run starts fresh episodes')
+
+    def load_state_dict(self, state: dict) -> None:
+        raise EnvSnapshotError(f'{type(self).__name__} cannot load env snapshots (taken by {state.get("manager")})')
 
 
 class _Spaces:

@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterator, List, Mapping, Optional, Sequence, T
 
 import numpy as np
 
+from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.step_batch import EnvStepBatch
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
 
@@ -23,6 +24,9 @@ class GroupedEnvManager(TimestepAdapter):
         sizes = [g.env_num for g in self.groups]
         self._offsets = tuple(int(x) for x in np.cumsum([0] + sizes[:-1]))
         self._env_num = int(sum(sizes))
+        for group, lo in zip(self.groups, self._offsets):
+            if hasattr(group, 'show_env_ids_from'):  # fault logs name envs by their global ids
+                group.show_env_ids_from(lo)
 
     def _spans(self) -> Iterator[Tuple[Any, int, int]]:
         """(group, first global id, one past its last global id) for each group."""
@@ -156,12 +160,25 @@ class GroupedEnvManager(TimestepAdapter):
         return sum(getattr(group, 'dropped_episodes', 0) for group in self.groups)
 
     @property
+    def worker_restarts(self) -> int:
+        """Restarts after env faults, over all groups."""
+        return sum(getattr(group, 'worker_restarts', 0) for group in self.groups)
+
+    @property
     def worker_pids(self) -> List[int]:
         return [pid for group in self.groups for pid in getattr(group, 'worker_pids', ())]
 
     def __repr__(self) -> str:
         state = 'closed' if self.closed else 'running'
         return f'{type(self).__name__}(env_num={self._env_num}, groups={len(self.groups)}, {state})'
+
+    # --- snapshot (exact resume; ding/envs/env_manager/snapshot.py) ------------------------
+    def state_dict(self) -> dict:
+        """One snapshot per group (each group's own `state_dict()`)."""
+        return snapshot.grouped_state_dict(self)
+
+    def load_state_dict(self, state: dict) -> None:
+        snapshot.load_grouped_state_dict(self, state)
 
 
 def _idle_rows(group: Any) -> EnvStepBatch:

@@ -19,7 +19,9 @@ import numpy as np
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
 from ding.envs.base_env import BaseEnv
+from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
+from ding.envs.env_manager.env_faults import DROPPED, describe
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
@@ -62,6 +64,7 @@ class GymEnvFn:
 class GymVectorEnvManager(BaseEnvManagerV2):
     """`GymVectorEnvManager(env_fn=[callable, ...], cfg)`; `cfg.vector` picks 'sync' or
     'async' (worker processes, gymnasium's shared memory when `shared_memory`)."""
+    steps_env_subsets = False  # the vector env steps all its envs together
     config = dict(type='gym_vector', vector='async', shared_memory=True, context=None)
 
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
@@ -99,7 +102,10 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             raise NotImplementedError(f'{type(self).__name__} resets all envs at once, without reset params')
         seeds = self._seeds if self._seed_pending else None
         self._seed_pending = False  # later resets continue each env's RNG (dynamic seeding)
-        self._reset_obs = self._vector_reset(seeds)
+        try:
+            self._reset_obs = self._vector_reset(seeds)
+        except Exception as err:  # noqa: BLE001 - an env fault (env_faults.py)
+            self._rebuild_vector(describe(err))
         super()._reset_envs(env_ids, params)
 
     def _vector_reset(self, seeds: Optional[List[int]]) -> np.ndarray:
@@ -109,7 +115,10 @@ class GymVectorEnvManager(BaseEnvManagerV2):
         return self._reset_obs[env_id]
 
     def _step_envs(self, acts: List[Any]) -> tuple:
-        obs, reward, terminated, truncated, info = self._vec.step(np.asarray(acts))
+        try:
+            obs, reward, terminated, truncated, info = self._vec.step(np.asarray(acts))
+        except Exception as err:  # noqa: BLE001 - an env fault (env_faults.py)
+            return self._restart_vector(describe(err))
         infos = [{} for _ in range(self._env_num)]
         ended = terminated | truncated
         if ended.any():
@@ -119,6 +128,40 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             for i in np.flatnonzero(ended):
                 obs[i] = final[i]
         return obs, reward, terminated, truncated, infos
+
+    def _restart_vector(self, text: str) -> tuple:
+        """A sub-env raised in a step: every env's episode in flight is dropped (their rows
+        flagged, as the base class's rows of a dropped episode)."""
+        text = self._rebuild_vector(text)
+        every = list(range(self._env_num))
+        self._dropped_now = every
+        self.dropped_episodes += self._env_num
+        obs = self._obs.copy()
+        infos = [{DROPPED: True, 'env_error': text} for _ in every]
+        zeros = np.zeros(self._env_num)
+        return obs, zeros, zeros.astype(bool), np.ones(self._env_num, dtype=bool), infos
+
+    def _rebuild_vector(self, text: str) -> str:
+        """gymnasium cannot restart one sub-env, so the whole vector env is rebuilt and reset
+        with the seeds last given; returns the last failure's text. The failure counts against
+        the env that raised (AsyncVectorEnv tells which: its pipe is gone), else all envs."""
+        pipes = getattr(self._vec, 'parent_pipes', None) or []
+        failing = [i for i, pipe in enumerate(pipes) if pipe is None] or list(range(self._env_num))
+        while True:
+            self._streaks.failed(failing, text, self.worker_restarts + 1,
+                                 f'the vector env ({self._streaks.label(range(self._env_num))})')
+            self.worker_restarts += 1
+            try:
+                self._vec.close(terminate=True)
+            except Exception:  # noqa: BLE001 - a broken vector env may fail to close; it is replaced
+                pass
+            try:
+                self._envs = self._create_envs()
+                self._reset_obs = self._vector_reset(self._seeds)
+                break
+            except Exception as err:  # noqa: BLE001 - the rebuilt vector env failed too
+                text, failing = describe(err), list(range(self._env_num))
+        return text
 
     @property
     def worker_pids(self) -> List[int]:
@@ -130,6 +173,15 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             self._vec.close()
             self._vec = None
         super().close()
+
+    # --- snapshot (exact resume; ding/envs/env_manager/snapshot.py) ------------------------
+    def state_dict(self) -> dict:
+        """vector='sync': the whole SyncVectorEnv pickled with the bookkeeping; 'async' raises
+        `EnvSnapshotError` (gymnasium's workers cannot hand their envs out)."""
+        return snapshot.gym_vector_state_dict(self)
+
+    def load_state_dict(self, state: dict) -> None:
+        snapshot.load_gym_vector_state_dict(self, state, _VectorSlot)
 
 
 class _VectorSlot:

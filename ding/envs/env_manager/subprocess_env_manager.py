@@ -7,10 +7,12 @@ and (usually) zero bytes come back; observations, rewards and end flags are writ
 place into shared arrays (`shared_arrays.py`), so nothing is pickled on the hot path.
 Workers reset finished envs right away, so auto-reset costs no extra round trip.
 
-Faults: an env raising, a worker dying or a step exceeding `step_timeout` restarts that
-worker (at most `max_retry` times in a row). Its envs' episodes in flight are dropped:
-their row in that step reads reward 0, truncated, `info['dropped_episode']`, episode
-return NaN, and `dropped_episodes` counts them; collection goes on from a fresh reset.
+Faults (env_faults.py, as in every manager): an env raising, a worker dying or a step
+exceeding `step_timeout` restarts that worker, logged at WARNING; more than `max_retry`
+failures of an env with no completed episode between stop the run. Its envs' episodes in
+flight are dropped: their row in that step is flagged `info['dropped_episode']` (episode
+return NaN; collectors and evaluators skip it), `dropped_episodes` counts them, and
+collection goes on from a fresh reset.
 """
 import multiprocessing
 import os
@@ -22,6 +24,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 import cloudpickle
 import numpy as np
 
+from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
 from ding.envs.env_manager.shared_arrays import SharedArrays
 from ding.envs.env_manager.subprocess_layout import LaunchResources, RemoteEnv, action_kind, array_spec
@@ -47,7 +50,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         type='subprocess',
         worker_num=None,  # None: one worker per CPU core, at most one per env
         context='forkserver',  # multiprocessing start method: 'forkserver', 'spawn' or 'fork'
-        max_retry=3,  # restarts of one worker in a row (without a good step between) before giving up
+        max_retry=3,  # failures of one env in a row (no completed episode between) survived by restarts
         step_timeout=None,  # seconds; None waits forever (a worker dying is still noticed)
         reset_timeout=None,  # seconds, for start-up, seeding and resets
         shared_memory=True,  # DI-engine's key, accepted: array observations always go through shared memory
@@ -59,10 +62,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         self._shm: Optional[SharedArrays] = None
         self._resources: Optional[LaunchResources] = None
         self._lost = set()  # env ids whose episode was lost to a restart, fresh obs waiting
-        self._dropped_now: List[int] = []
         self._in_flight = None  # (actions, what _send_step returned) between async send and wait
-        self.dropped_episodes = 0
-        self.worker_restarts = 0
         super().__init__(env_fn, cfg)
 
     # --- workers ------------------------------------------------------------------------
@@ -98,7 +98,6 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         self._shm = self._resources.shm = SharedArrays(array_spec(self._env_num, obs_space, act_space))
         self._bind_arrays()
         self._owner = np.repeat(np.arange(len(self._handles)), [len(h.env_ids) for h in self._handles])
-        self._fail_streak = [0] * len(self._handles)
         self._attach(self._handles)
         return [RemoteEnv(obs_space, act_space, rew_space) for _ in range(self._env_num)]
 
@@ -135,12 +134,11 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
     def _restart(self, handle: WorkerHandle, failure: WorkerFailure) -> None:
         """Replace a failed worker by a fresh one with its envs seeded and reset; their
         episodes in flight are lost (reported at the next step)."""
-        k = self._handles.index(handle)
         while True:
-            self._fail_streak[k] += 1
-            if self._fail_streak[k] > int(self._cfg.max_retry):
-                raise RuntimeError(f'{type(self).__name__}: envs {handle.env_ids} failed {self._fail_streak[k]} times '
-                                   f'in a row (max_retry={self._cfg.max_retry}); last failure: {failure.text}')
+            # the env that raised when the worker names it, else all of the worker's envs
+            failing = handle.env_ids if failure.env_id is None else [failure.env_id]
+            self._streaks.failed(failing, failure.text, self.worker_restarts + 1,
+                                 f'its worker ({self._streaks.label(handle.env_ids)})')
             handle.stop(graceful=False)
             self.worker_restarts += 1
             failure = self._revive(handle)
@@ -242,7 +240,6 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
                 for i in h.env_ids:
                     infos[i] = {'env_error': result.text}
                 continue
-            self._fail_streak[self._handles.index(h)] = 0
             if result:
                 for i, info in result.items():
                     infos[i] = info
@@ -275,15 +272,6 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         self.dropped_episodes += len(self._dropped_now)
         return obs, reward, terminated, truncated, infos
 
-    def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
-                      episode_return: np.ndarray, episode_length: np.ndarray) -> None:
-        super()._end_episodes(ended, infos, next_obs, episode_return, episode_length)
-        for i in self._dropped_now:  # a dropped episode has no return to report
-            episode_return[i] = np.nan
-            episode_length[i] = 0
-            infos[i].pop('eval_episode_return', None)
-        self._dropped_now = []
-
     # --- lifecycle ----------------------------------------------------------------------
     def close(self) -> None:
         self._next_obs_shm = self._ready_shm = self._reward_shm = self._term_shm = None
@@ -294,6 +282,16 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         self._lost.clear()
         self._in_flight = None
         super().close()
+
+    # --- snapshot (exact resume; ding/envs/env_manager/snapshot.py) ------------------------
+    def state_dict(self) -> Dict[str, Any]:
+        """The workers' envs (pickled in the workers, one per env) and the bookkeeping kept
+        here; raises `EnvSnapshotError` when an env cannot be pickled."""
+        return snapshot.subprocess_state_dict(self)
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        """Launch if needed and hand each worker its envs back (any `worker_num`)."""
+        snapshot.load_subprocess_state_dict(self, state)
 
     @property
     def worker_num(self) -> int:

@@ -8,7 +8,8 @@ Protocol over the worker's pipe (the manager side is `worker_pool.py`):
   `('info', {env_id: info})` when some env returned a non-empty info;
 - control: a pickled tuple `(command, payload)`, answered by a pickled `('ok', result)`;
 - any failure answers `('error', kind, text)`: kind 'value' for a wrong observation (the
-  manager raises it), 'env' for an exception inside the env (the manager restarts us).
+  manager raises it), 'env' for an exception inside the env (the manager restarts us), then
+  with the global id of the env that raised when known.
 """
 import pickle
 import signal
@@ -65,9 +66,23 @@ class EnvWorker:
         """Reset local envs `j` (with DI-engine reset kwargs when given) into `ready_obs`."""
         for j, param in payload:
             env = self.envs[j]
-            obs = env.reset(**param) if param else env.gym_reset()[0]
+            try:
+                obs = env.reset(**param) if param else env.gym_reset()[0]
+            except Exception as err:  # name the env that raised
+                err.ding_env_id = self.ids[j]
+                raise
             self.ready[self.ids[j]] = checked_obs(self.ids[j], obs, self.obs_shape)
             self.reset_flag[self.ids[j]] = 1
+
+    def snapshot_envs(self, payload: Any = None) -> tuple:
+        """(one pickle per env, None, actor RNG states), or (None, why, None): exact resume."""
+        from ding.envs.env_manager.snapshot import worker_snapshot
+        return worker_snapshot(self)
+
+    def load_envs(self, payload: tuple) -> None:
+        """Replace the envs by pickled ones (what `snapshot_envs` gave, maybe another run's)."""
+        from ding.envs.env_manager.snapshot import worker_load
+        worker_load(self, payload)
 
     # --- the hot path ---------------------------------------------------------------------
     def step(self, actions: Any = None) -> Any:
@@ -77,23 +92,29 @@ class EnvWorker:
             actions = chunk.tolist() if self.action_kind == 'discrete' else chunk.copy()
         active = self.active
         infos = None
-        for j, step in enumerate(self.steps):
-            i = lo + j
-            if not active[i]:
-                continue
-            obs, reward, terminated, truncated, info = step(actions[j])
-            if np.shape(obs) != self.obs_shape:
-                checked_obs(i, obs, self.obs_shape)  # raises naming the env
-            self.next_obs[i] = obs
-            self.reward[i] = reward
-            self.terminated[i] = terminated
-            self.truncated[i] = truncated
-            if info:
-                infos = infos or {}
-                infos[i] = info
-            if self.eager_reset and (terminated or truncated):
-                self.ready[i] = checked_obs(i, self.envs[j].gym_reset()[0], self.obs_shape)
-                self.reset_flag[i] = 1
+        try:
+            for j, step in enumerate(self.steps):
+                i = lo + j
+                if not active[i]:
+                    continue
+                obs, reward, terminated, truncated, info = step(actions[j])
+                if np.shape(obs) != self.obs_shape:
+                    checked_obs(i, obs, self.obs_shape)  # raises naming the env
+                self.next_obs[i] = obs
+                self.reward[i] = reward
+                self.terminated[i] = terminated
+                self.truncated[i] = truncated
+                if info:
+                    infos = infos or {}
+                    infos[i] = info
+                if self.eager_reset and (terminated or truncated):
+                    self.ready[i] = checked_obs(i, self.envs[j].gym_reset()[0], self.obs_shape)
+                    self.reset_flag[i] = 1
+        except ObservationError:
+            raise
+        except Exception as err:  # name the env that raised, for the manager's log and fail streaks
+            err.ding_env_id = lo + j
+            raise
         return infos
 
     def close(self, payload: Any = None) -> None:
@@ -145,12 +166,13 @@ def _serve(conn: Any, worker: EnvWorker) -> None:
         except ObservationError as err:
             conn.send_bytes(pickle.dumps(('error', 'value', str(err))))
         except Exception as err:  # noqa: BLE001 - the manager restarts this worker
-            conn.send_bytes(pickle.dumps(('error', 'env', _describe(err))))
+            conn.send_bytes(pickle.dumps(('error', 'env', _describe(err), getattr(err, 'ding_env_id', None))))
 
 
 def worker_commands(worker: Any) -> List[str]:
     """Control commands a worker class serves (a subclass may add to `extra_commands`)."""
-    return ['attach', 'seed', 'reset', 'close'] + list(getattr(worker, 'extra_commands', ()))
+    return ['attach', 'seed', 'reset', 'close', 'snapshot_envs', 'load_envs'] + \
+        list(getattr(worker, 'extra_commands', ()))
 
 
 def _make_envs(env_fns: Sequence[Any]) -> List[Any]:

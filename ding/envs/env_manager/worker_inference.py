@@ -13,11 +13,12 @@ worker-actor protocol that `StepCollector` uses (docs/internals.md):
   are fine) of an actor (`ding/policy/worker_actor.py`), `state_dict` its first weights;
 - `collect_rollout(steps, kwargs, publish=None) -> (Batch, episodes)`: publish new weights
   when given, then `steps` steps of every env, acting with `actor(obs, **kwargs)`.
-Faults during a rollout are handled as in the subprocess manager: a worker whose env
-raises, that dies or that exceeds `step_timeout * steps` is restarted (at most `max_retry`
-times in a row); the episodes its envs had in flight are dropped and counted in
-`dropped_episodes`, and its envs' rows of this rollout are collected again from fresh
-episodes, so the Batch holds only real transitions.
+Faults during a rollout are handled as in every manager (env_faults.py): a worker whose
+env raises, that dies or that exceeds `step_timeout * steps` is restarted and logged (more
+than `max_retry` failures of an env with no completed episode between stop the run); the
+episodes its envs had in flight are dropped and counted in `dropped_episodes`, and its
+envs' rows of this rollout are collected again from fresh episodes, so the Batch holds only
+real transitions.
 """
 import difflib
 import weakref
@@ -100,6 +101,8 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         timeout = None if self._cfg.step_timeout is None else float(self._cfg.step_timeout) * steps
         episodes = self._rollout_all((steps, dict(kwargs or {})), timeout)
         n = self._env_num
+        r = self._roll.arrays  # envs that completed an episode: their failures no longer count as in a row
+        self._streaks.completed(np.flatnonzero((r['terminated'][:, :steps] | r['truncated'][:, :steps]).any(axis=1)))
         # np.array copies: the Batch must not alias shared memory that the next rollout rewrites
         cols = {k: np.array(v[:, :steps]).reshape((n * steps, ) + v.shape[2:]) for k, v in self._roll.arrays.items()}
         cols['done'] = cols.pop('terminated')
@@ -117,7 +120,6 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
             for h in pending:
                 if h not in failed:
                     episodes += int(results[h])
-                    self._fail_streak[self._handles.index(h)] = 0
             for h in failed:  # restarted with fresh episodes: the ones in flight are lost
                 self.dropped_episodes += len(h.env_ids)
                 self._lost.difference_update(h.env_ids)

@@ -17,10 +17,11 @@ STOP_GRACE_S = 1.0
 
 class WorkerFailure:
     """Why a worker gave no valid answer: kind 'env' (an exception in an env), 'died'
-    (the process exited) or 'timeout'."""
+    (the process exited) or 'timeout'. `env_id`: the global id of the env that raised, when
+    the worker could tell."""
 
-    def __init__(self, kind: str, text: str) -> None:
-        self.kind, self.text = kind, text
+    def __init__(self, kind: str, text: str, env_id: Optional[int] = None) -> None:
+        self.kind, self.text, self.env_id = kind, text, env_id
 
     def __repr__(self) -> str:
         return f'WorkerFailure({self.kind}: {self.text.strip().splitlines()[-1] if self.text else ""})'
@@ -134,7 +135,7 @@ def decode(reply: Any) -> Any:
     if reply[0] == 'error':
         if reply[1] == 'value':
             raise ValueError(reply[2])
-        return WorkerFailure(reply[1], reply[2])
+        return WorkerFailure(reply[1], reply[2], reply[3] if len(reply) > 3 else None)
     return reply[1]
 
 

@@ -68,8 +68,70 @@ def get_writer() -> Optional[Any]:
         return None
 
 
+def flush_writer() -> None:
+    """Push buffered tensorboard events to disk: called at each checkpoint, so after a kill and
+    resume no evaluation logged before the checkpoint is lost."""
+    writer = get_writer()
+    if writer is not None:
+        writer.flush()
+
+
 def state_dict_of(policy: Any) -> Any:
     """Learner state of a full policy or of its learn mode (CkptSaver accepts either)."""
     if hasattr(policy, 'learn_mode'):
         return policy.learn_mode.state_dict()
     return policy.state_dict()
+
+
+def role_void(roles: Any) -> Optional[Callable]:
+    """`task.void()` when this node's run is distributed and it plays none of `roles` (DI-engine's
+    role gating); None otherwise (a standalone run plays every role)."""
+    task = current_task()
+    if not is_distributed() or any(task.has_role(r) for r in roles):
+        return None
+    return task.void()
+
+
+def gated(*roles: str) -> Callable:
+    """Decorate a middleware factory (function or class) so that, in a distributed run, a node
+    without any of `roles` gets `task.void()` instead of it."""
+
+    def deco(factory: Any) -> Any:
+        if isinstance(factory, type):
+            base_new = factory.__new__
+
+            def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+                void = role_void(roles) if (args or kwargs) else None  # no args: copy/unpickle
+                if void is not None:
+                    return void
+                return base_new(cls) if base_new is object.__new__ else base_new(cls, *args, **kwargs)
+
+            factory.__new__ = __new__
+            return factory
+
+        import functools
+
+        @functools.wraps(factory)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            void = role_void(roles)
+            return void if void is not None else factory(*args, **kwargs)
+
+        return wrapper
+
+    return deco
+
+
+def rank0_only(factory: Any) -> Any:
+    """Decorate a middleware class so that, among data-parallel learners (torch.distributed
+    initialized), ranks other than 0 get `task.void()`: one rank writes checkpoints."""
+    base_new = factory.__new__
+
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            from ding.utils.dist import get_rank
+            if get_rank() != 0:
+                return current_task().void()
+        return base_new(cls) if base_new is object.__new__ else base_new(cls, *args, **kwargs)
+
+    factory.__new__ = __new__
+    return factory

@@ -11,8 +11,10 @@ import numpy as np
 from ding.data.batch import Batch, as_batch
 from ding.framework.contract import contract, require_config
 from ding.rl_utils.returns import discounted_return, gae
+from ding.framework.middleware import _common
 
 
+@_common.gated('learner')
 def gae_estimator(cfg: Any, policy: Any, buffer_: Optional[Any] = None) -> Callable:
     """`policy` is a collect mode whose outputs include `value` (PPO, A2C). Adds `adv` and
     `return` (= adv + value) columns; writes `ctx.train_data`, or pushes into `buffer_` when
@@ -88,6 +90,7 @@ def _gae_by_segment(reward, value, next_value, done, episode_end, segment_end, g
     return gae(reward, value, next_value, done, episode_end, gamma=gamma, lambda_=lambda_)
 
 
+@_common.gated('learner')
 def montecarlo_return_estimator(policy: Any) -> Callable:
     """`policy`: a PG policy (or its mode); `cfg.collect.discount_factor` is the discount.
     Concatenates `ctx.episodes` into `ctx.train_data` with a `return` column (no bootstrap:

@@ -1,14 +1,20 @@
 """`CkptSaver`: learner checkpoints under `<save_dir>/ckpt/`, written atomically (a crash
-leaves the previous file, never a truncated one)."""
+leaves the previous file, never a truncated one). `eval.pth.tar` holds exactly the weights of
+the best evaluation, taken by the evaluator before the step's updates (with the learner state
+at them; in async mode, if the learner moved on during the round, the model alone). The
+other files hold the learner state when written. The tensorboard writer is flushed at each save."""
 import math
 import os
-from typing import Any
+from typing import Any, Dict
 
 from ding.framework.contract import contract
 from ding.framework.middleware import _common
+from ding.framework.middleware.evaluated_weights import EVALUATED_STATE
 from ding.utils.fileio import atomic_torch_save
 
 
+@_common.rank0_only
+@_common.gated('learner', 'evaluator')
 class CkptSaver:
     """`iteration_{train_iter}.pth.tar` every `train_freq` train iterations, `eval.pth.tar` on a
     new best `eval_value`, `final.pth.tar` when the task finishes (checked after the step's
@@ -24,9 +30,18 @@ class CkptSaver:
         self._final_saved = False
         contract(self, reads=('train_iter', 'eval_value'))
 
-    def save(self, name: str) -> str:
+    def state_dict(self) -> Dict[str, Any]:
+        """What a resumed run needs to go on judging bests (RunStateSaver's `extra`)."""
+        return {'best_eval': self._best_eval, 'last_save_iter': self._last_save_iter}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        self._best_eval, self._last_save_iter = state['best_eval'], state['last_save_iter']
+
+    def save(self, name: str, state: Any = None) -> str:
+        """Write `state` (default: the learner's state now) as `ckpt/<name>`."""
         path = os.path.join(self._dir, name)
-        atomic_torch_save(_common.state_dict_of(self._policy), path)
+        _common.flush_writer()  # the logs a checkpoint's run has seen are on disk with it
+        atomic_torch_save(_common.state_dict_of(self._policy) if state is None else state, path)
         return path
 
     def __call__(self, ctx: Any):
@@ -35,7 +50,9 @@ class CkptSaver:
             self._last_save_iter = ctx.train_iter
         eval_value = getattr(ctx, 'eval_value', -math.inf)
         if eval_value is not None and eval_value > self._best_eval:
-            self.save('eval.pth.tar')
+            # The weights the evaluator played (the learner may have updated since), when it kept them.
+            evaluated = (getattr(ctx, 'eval_output', None) or {}).get(EVALUATED_STATE)
+            self.save('eval.pth.tar', evaluated)
             self._best_eval = eval_value
         yield
         if self._save_finish and not self._final_saved and _common.current_task().finish:

@@ -15,6 +15,8 @@ def _sample(buffer_: Any, size: int) -> Optional[Tuple[Batch, np.ndarray]]:
     if size <= 0 or buffer_.count() < size:
         return None
     sampled = buffer_.sample(size)
+    if getattr(sampled, 'whole_items', False):  # a buffer of objects: the items themselves, as DI-engine
+        return [d.data for d in sampled], np.asarray(sampled.index)
     batch = sampled.batch
     meta = getattr(sampled, 'meta', None) or {}
     if 'priority_IS' in meta:

@@ -1,13 +1,14 @@
 """Into the buffer: `data_pusher` (a whole collected Batch in one push), `sqil_data_pusher`,
 `buffer_saver`, `offline_data_saver`."""
 import os
+from collections.abc import Mapping
 from typing import Any, Optional
 
 import numpy as np
 
 from ding.data.batch import Batch, as_batch
 from ding.framework.contract import contract, require_config
-from ding.utils.fileio import atomic_torch_save
+from ding.framework.middleware import _common
 
 
 def _push_transitions(buffer_: Any, data: Any, group_by_env: Optional[bool]) -> None:
@@ -15,11 +16,36 @@ def _push_transitions(buffer_: Any, data: Any, group_by_env: Optional[bool]) -> 
     meta = {}
     if 'priority' in batch:
         meta['priority'] = np.asarray(batch.pop('priority'))
-    if group_by_env and 'env_id' in batch:
-        meta['env'] = np.asarray(batch['env_id'])
+    env_key = 'env_id' if 'env_id' in batch else 'env_data_id'  # DI-engine groups by its episode id
+    if group_by_env and env_key in batch:
+        meta['env'] = np.asarray(batch[env_key]).reshape(len(batch))
     buffer_.push(batch, meta or None)
 
 
+def _push_items(buffer_: Any, items: Any, group_by_env: Optional[bool]) -> None:
+    """DI-engine pushes each item of `ctx.trajectories`, whatever its type. Dicts with the
+    same fields are pushed as one Batch (the same rows, one copy); anything else item by item."""
+    items = list(items)
+    if items and all(isinstance(t, Mapping) for t in items) and all(t.keys() == items[0].keys() for t in items):
+        try:
+            batch = as_batch(items)
+        except (ValueError, TypeError, RuntimeError):  # shapes differ: not one Batch
+            batch = None
+        if batch is not None:
+            return _push_transitions(buffer_, batch, group_by_env)
+    for item in items:
+        buffer_.push(item, {'env': _env_of(item)} if group_by_env else None)
+
+
+def _env_of(item: Any) -> Any:
+    for key in ('env_data_id', 'env_id'):
+        value = item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
+        if value is not None:
+            return np.asarray(value).reshape(-1)[0].item()
+    return None
+
+
+@_common.gated('learner')
 def data_pusher(cfg: Any, buffer_: Any, group_by_env: Optional[bool] = None) -> Any:
     """Pushes `ctx.trajectories` (one Batch, one push) or each of `ctx.episodes` (one buffer
     item per episode) and clears the field. A `priority` column becomes the item priorities;
@@ -27,7 +53,10 @@ def data_pusher(cfg: Any, buffer_: Any, group_by_env: Optional[bool] = None) -> 
 
     def _push(ctx: Any) -> None:
         if ctx.trajectories is not None:
-            _push_transitions(buffer_, ctx.trajectories, group_by_env)
+            if isinstance(ctx.trajectories, Batch):  # our collectors: one push, one copy per column
+                _push_transitions(buffer_, ctx.trajectories, group_by_env)
+            else:
+                _push_items(buffer_, ctx.trajectories, group_by_env)
             ctx.trajectories = None
         elif ctx.episodes is not None:
             for episode in ctx.episodes:
@@ -74,36 +103,12 @@ def buffer_saver(cfg: Any, buffer_: Any, every_envstep: int = 1000, replace: boo
 def offline_data_saver(data_path: str, data_type: str = 'hdf5') -> Any:
     """Saves `ctx.trajectories` to `data_path` (hdf5 columns, or 'naive': a torch pickle of
     the column dict) and clears the field."""
-    if data_type not in ('hdf5', 'naive'):
+    from ding.data.offline_save import DATA_TYPES, save_offline_data
+    if data_type not in DATA_TYPES:
         raise ValueError(f"offline_data_saver: data_type must be 'hdf5' or 'naive', got {data_type!r}")
 
     def _save(ctx: Any) -> None:
-        batch = as_batch(ctx.trajectories).to_numpy()
-        if data_type == 'naive':
-            atomic_torch_save(batch.to_dict(), data_path)
-        else:
-            _save_hdf5(batch, data_path)
+        save_offline_data(ctx.trajectories, data_path, data_type)
         ctx.trajectories = None
 
     return contract(_save, reads=('trajectories', ), writes=('trajectories', ))
-
-
-def _save_hdf5(batch: Batch, path: str) -> None:
-    try:
-        import h5py
-    except ImportError as err:
-        raise ImportError("offline_data_saver(data_type='hdf5') needs h5py: pip install h5py "
-                          "(or use data_type='naive')") from err
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + '.tmp'
-    with h5py.File(tmp, 'w') as f:
-        _write_group(f, batch)
-    os.replace(tmp, path)
-
-
-def _write_group(group: Any, batch: Batch) -> None:
-    for k, v in batch.items():
-        if isinstance(v, Batch):
-            _write_group(group.create_group(k), v)
-        else:
-            group.create_dataset(k, data=v)

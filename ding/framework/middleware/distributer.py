@@ -1,6 +1,7 @@
 """Distributed exchange points. Without a router (`task.router.is_active` False) each is a
-no-op, so single-process pipelines can keep them in their `task.use` chain; the Ray backend
-(a later issue) fills them in."""
+no-op, so single-process pipelines can keep them in their `task.use` chain. In a distributed
+run (`ditask`, `Parallel.runner`) each constructor returns the Ray-backed implementation from
+`ding/framework/distributed/exchangers.py` (imported only then)."""
 from typing import Any
 
 from ding.framework.contract import contract
@@ -8,12 +9,20 @@ from ding.framework.middleware import _common
 
 
 class _Exchange:
-    """Base: no-op locally, NotImplementedError when a router is active."""
+    """Base: a no-op middleware locally; the real exchanger when a router is active."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if not _common.is_distributed():
+            return super().__new__(cls)
+        task = _common.current_task()
+        if not task.roles and cls.__name__ in ('ContextExchanger', 'ModelExchanger'):
+            _common.warn_once(f'{cls.__name__}.roles', f'{cls.__name__}: this node declared no role '
+                              '(task.add_role); the exchanger does nothing')
+            return task.void()
+        from ding.framework.distributed import exchangers
+        return getattr(exchangers, cls.__name__)(*args, **kwargs)
 
     def __init__(self) -> None:
-        if _common.is_distributed():
-            raise NotImplementedError(f'{type(self).__name__}: distributed runs are not implemented yet '
-                                      '(the Ray router is a later issue); run without a router')
         contract(self, name=type(self).__name__)
 
     def __call__(self, ctx: Any) -> None:
@@ -23,7 +32,7 @@ class _Exchange:
 class ContextExchanger(_Exchange):
     """Moves collected data to the learner and counters back (distributed only)."""
 
-    def __init__(self, skip_n_iter: int = 1, storage_loader: Any = None) -> None:
+    def __init__(self, skip_n_iter: int = 1, storage_loader: Any = None, **kwargs: Any) -> None:
         super().__init__()
         self.skip_n_iter = skip_n_iter
         self.storage_loader = storage_loader
@@ -32,7 +41,7 @@ class ContextExchanger(_Exchange):
 class ModelExchanger(_Exchange):
     """The learner publishes weights; collectors and evaluators load the newest (distributed only)."""
 
-    def __init__(self, model: Any, model_loader: Any = None) -> None:
+    def __init__(self, model: Any, model_loader: Any = None, **kwargs: Any) -> None:
         super().__init__()
         self.model = model
         self.model_loader = model_loader

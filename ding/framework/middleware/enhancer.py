@@ -6,6 +6,7 @@ import numpy as np
 
 from ding.data.batch import Batch, as_batch
 from ding.framework.contract import contract, require_config
+from ding.framework.middleware import _common
 
 
 def nstep_window(batch: Batch, end_idx: List[int], n: int) -> Batch:
@@ -96,6 +97,7 @@ class NStepRewardEnhancer:
             held = self._pending.pop(key, None)
             if held is not None:
                 _check_columns(held, batch)
+                _cut_at_gap(held, batch, s)
                 parts.append(held)
             parts.append(batch[s:e + 1])
             lengths.append(e - s + 1 + (0 if held is None else len(held)))
@@ -117,6 +119,19 @@ class NStepRewardEnhancer:
         return nstep_window(combined, list(seg_ends), self.n)[rows], out_ends
 
 
+def _cut_at_gap(held: Batch, batch: Batch, first: int) -> None:
+    """Held rows continue into `batch[first]` only if its obs is their last next_obs. It is not
+    when an env restart dropped the episode right at the start of this call (the collector could
+    not mark a row of an earlier call): the episode was cut short there, so the held windows end
+    at their last row and bootstrap from its next_obs, as at a time limit."""
+    if 'next_obs' not in held or 'obs' not in batch or 'truncated' not in held:
+        return
+    if not np.array_equal(np.asarray(held['next_obs'][-1]), np.asarray(batch['obs'][first])):
+        truncated = np.array(held['truncated'], dtype=bool)
+        truncated[-1] = True
+        held['truncated'] = truncated
+
+
 def _complete_rows(ended: np.ndarray, n: int) -> int:
     """How many leading rows of one env's time-ordered rows have a known window: all up to
     the last episode end, and any row with n - 1 known rows after it."""
@@ -125,6 +140,7 @@ def _complete_rows(ended: np.ndarray, n: int) -> int:
     return max(after_last_end, len(ended) - (n - 1))
 
 
+@_common.gated('learner', 'collector')
 def nstep_reward_enhancer(cfg: Any) -> NStepRewardEnhancer:
     """The n-step middleware (see `NStepRewardEnhancer`); n == 1 leaves trajectories unchanged."""
     return NStepRewardEnhancer(cfg)
@@ -136,6 +152,7 @@ def _check_columns(held: Batch, batch: Batch) -> None:
                          f'{sorted(held.keys())}, new rows {sorted(batch.keys())}')
 
 
+@_common.gated('collector')
 def priority_calculator(priority_calculation_fn: Callable[[Batch], np.ndarray]) -> Any:
     """Adds a `priority` column to `ctx.trajectories` (used by data_pusher as PER priority)."""
 
@@ -147,6 +164,7 @@ def priority_calculator(priority_calculation_fn: Callable[[Batch], np.ndarray]) 
     return contract(_calculate, reads=('trajectories', ), writes=('trajectories', ))
 
 
+@_common.gated('learner')
 def reward_estimator(cfg: Any, reward_model: Any) -> Any:
     """Replaces `ctx.train_data` with `reward_model.estimate(train_data)` (e.g. GAIL, RND)."""
 
@@ -159,6 +177,7 @@ def reward_estimator(cfg: Any, reward_model: Any) -> Any:
     return contract(_estimate, reads=('train_data', ), writes=('train_data', ))
 
 
+@_common.gated('learner')
 def her_data_enhancer(cfg: Any, buffer_: Any, her_reward_model: Any) -> Any:
     """Samples whole episodes and relabels them with `her_reward_model.estimate(episode)`
     (-> list of relabelled episodes); w: train_data, the relabelled transitions as one Batch.

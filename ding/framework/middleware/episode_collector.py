@@ -1,20 +1,27 @@
 """`EpisodeCollector`: whole episodes, each a Batch of its transitions in time order.
 
 Episodes still running when a call ends are carried over to the next call, so no step is
-thrown away and every emitted episode is complete."""
+thrown away and every emitted episode is complete. An episode an env restart dropped
+(ding/envs/env_manager/env_faults.py) is incomplete: its rows are thrown away, and the
+env's next episode replaces it."""
 from typing import Any, Dict, List
 
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract, require_config
+from ding.framework.middleware import _common
 
 
+@_common.gated('collector')
 class EpisodeCollector:
     """Collects `cfg.policy.collect.n_episode` finished episodes per call into `ctx.episodes`."""
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'EpisodeCollector', 'seed', 'policy.collect.n_episode')
+        env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
         self._policy = policy
         self._env = env
         self._n_episode = int(cfg.policy.collect.n_episode)
@@ -25,8 +32,12 @@ class EpisodeCollector:
             self._random_policy = get_random_policy(cfg.policy, policy, env)
         self._extra_keys = tuple(getattr(policy, 'transition_keys', ()))
         self._pending: List[List[Dict[str, Any]]] = []  # per env: rows of its running episode
+        # A DI-engine-style policy builds its own transitions (ding/policy/di_engine_adapter.py).
+        make_recorder = getattr(policy, 'transition_recorder', None)
+        self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         env.seed(cfg.seed)
-        contract(self, reads=('env_step', 'collect_kwargs'), writes=('episodes', 'env_step', 'env_episode'))
+        contract(self, reads=('env_step', 'collect_kwargs'),
+                 writes=('episodes', 'env_step', 'env_episode', 'env_restarts', 'dropped_episodes'))
 
     def __call__(self, ctx: Any) -> None:
         env = self._env
@@ -37,13 +48,45 @@ class EpisodeCollector:
         random = ctx.env_step < self._random_collect_size
         policy = self._random_policy if random else self._policy
         kwargs = ctx.collect_kwargs or {}
+        restarts, dropped_before = fault_counts(env)
+        if self._recorder is not None:
+            episodes = self._collect_with_recorder(ctx, policy, kwargs)
+        else:
+            episodes = self._collect(ctx, policy, kwargs)
+        ctx.env_episode += len(episodes)
+        ctx.episodes = episodes
+        now_restarts, now_dropped = fault_counts(env)
+        ctx.env_restarts += now_restarts - restarts
+        ctx.dropped_episodes += now_dropped - dropped_before
+
+    def _collect_with_recorder(self, ctx: Any, policy: Any, kwargs: Dict[str, Any]) -> List[list]:
+        """DI-engine's way: each episode a list of the policy's own transitions."""
+        env, recorder = self._env, self._recorder
+        recorder.begin(ctx.train_iter)
+        while recorder.episodes < self._n_episode:
+            obs = env.ready_obs
+            out = policy.forward_batch(obs, **kwargs)
+            result = env.step_batch(out['action'])
+            ended = recorder.record(0, 0, obs, out, result)
+            if len(ended):
+                policy.reset(ended.tolist())
+            ctx.env_step += env.env_num - len(dropped_rows(result, ended))
+        return recorder.take_episodes()
+
+    def _collect(self, ctx: Any, policy: Any, kwargs: Dict[str, Any]) -> List[Batch]:
+        env = self._env
         episodes: List[Batch] = []
         while len(episodes) < self._n_episode:
             obs = env.ready_obs
             out = policy.forward_batch(obs, **kwargs)
             result = env.step_batch(out['action'])
             ended = result.terminated | result.truncated
+            dropped = set(dropped_rows(result, np.flatnonzero(ended)).tolist()) if ended.any() else ()
+            for i in dropped:  # no transition on this step, and the episode so far is incomplete
+                self._pending[i] = []
             for i, rows in enumerate(self._pending):
+                if i in dropped:
+                    continue
                 row = {
                     'obs': obs[i],
                     'action': out['action'][i],
@@ -60,6 +103,5 @@ class EpisodeCollector:
                     self._pending[i] = []
             if ended.any():
                 policy.reset(np.flatnonzero(ended).tolist())
-            ctx.env_step += env.env_num
-        ctx.env_episode += len(episodes)
-        ctx.episodes = episodes
+            ctx.env_step += env.env_num - len(dropped)
+        return episodes

@@ -9,8 +9,11 @@ from typing import Any, List
 
 import numpy as np
 
+from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
+from ding.framework.middleware.evaluated_weights import EVALUATED_STATE, held_eval_weights, round_seed
 
 logger = logging.getLogger('ding.evaluator')
 
@@ -25,8 +28,8 @@ def episode_quota(n_episode: int, env_num: int) -> np.ndarray:
 def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float]:
     """Play `n_episode` greedy episodes from a fresh reset; returns their returns, env by env.
 
-    The envs are reseeded before every evaluation, so each evaluation plays the same starting
-    states: evaluations differ only through the policy."""
+    The envs are reseeded with `seed` first, so the same seed plays the same starting states;
+    the evaluator middleware passes a new seed each round (`round_seed(seed, train_iter)`)."""
     env.seed(seed, dynamic_seed=True)
     if env.closed:
         env.launch()
@@ -40,8 +43,9 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float
         ended = np.flatnonzero((result.terminated | result.truncated) & (remaining > 0))
         if len(ended):
             policy.reset(ended.tolist())
-            # A return of NaN marks an episode a crashed env worker dropped: replay it, do not count it.
-            ended = ended[~np.isnan(result.episode_return[ended])]
+            # An episode an env restart dropped is replayed, not counted; an env that keeps failing
+            # makes the manager raise after `max_retry` failures (env_faults.py), so this ends.
+            ended = np.setdiff1d(ended, dropped_rows(result, ended))
             for i in ended:
                 returns[i].append(float(result.episode_return[i]))
             remaining[ended] -= 1
@@ -49,16 +53,27 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float
 
 
 def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int) -> Any:
+    env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
+    best = [-math.inf]
 
     def _evaluate(ctx: Any) -> None:
         if ctx.last_eval_iter != -1 and ctx.train_iter - ctx.last_eval_iter < eval_freq:
             return
-        returns = run_episodes(policy, env, n_episode, seed)
-        mean, std = float(np.mean(returns)), float(np.std(returns))
+        faults_before = fault_counts(env)
+        # New start states every round; train_iter names the round (resume restores it).
+        with held_eval_weights(policy) as evaluated_weights:
+            returns = run_episodes(policy, env, n_episode, round_seed(seed, ctx.train_iter))
+            mean, std = float(np.mean(returns)), float(np.std(returns))
+            ctx.eval_output = {'episode_return': returns}
+            if mean > best[0]:  # CkptSaver writes these weights as eval.pth.tar (it sees the same bests)
+                best[0] = mean
+                evaluated = evaluated_weights()
+                if evaluated is not None:
+                    ctx.eval_output[EVALUATED_STATE] = evaluated
         ctx.eval_value = mean
         ctx.last_eval_iter = ctx.train_iter
         ctx.last_eval_value = mean
-        ctx.eval_output = {'episode_return': returns}
+        _add_fault_counts(ctx, faults_before, fault_counts(env))
         env_step = getattr(ctx, 'env_step', getattr(ctx, 'trained_env_step', 0))  # offline ctx has no env_step
         logger.info('evaluation: env_step=%d train_iter=%d return mean=%.2f std=%.2f (%d episodes)', env_step,
                     ctx.train_iter, mean, std, len(returns))
@@ -69,10 +84,19 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
     return contract(
         _evaluate,
         reads=('train_iter', 'last_eval_iter'),
-        writes=('eval_value', 'last_eval_iter', 'last_eval_value', 'eval_output')
+        writes=('eval_value', 'last_eval_iter', 'last_eval_value', 'eval_output', 'env_restarts', 'dropped_episodes')
     )
 
 
+def _add_fault_counts(ctx: Any, before: tuple, after: tuple) -> None:
+    """Add the evaluator env's new restarts and dropped episodes to the run's counters (a
+    ctx class without them, e.g. a user's own, is left alone)."""
+    if hasattr(ctx, 'env_restarts') and hasattr(ctx, 'dropped_episodes'):
+        ctx.env_restarts += after[0] - before[0]
+        ctx.dropped_episodes += after[1] - before[1]
+
+
+@_common.gated('evaluator')
 def interaction_evaluator(cfg: Any, policy: Any, env: Any, render: bool = False) -> Any:
     """Every `eval_freq` train iterations, `cfg.env.n_evaluator_episode` greedy episodes;
     sets `task.finish` at `cfg.env.stop_value` once training has started."""
@@ -84,6 +108,7 @@ def interaction_evaluator(cfg: Any, policy: Any, env: Any, render: bool = False)
                            int(cfg.policy.eval.evaluator.eval_freq))
 
 
+@_common.gated('evaluator')
 def interaction_evaluator_ttorch(seed: int, policy: Any, env: Any, n_evaluator_episode: int = None,
                                  stop_value: float = math.inf, eval_freq: int = 1000, render: bool = False) -> Any:
     """The same evaluator with explicit arguments; `policy` may be a Policy or its eval mode."""
@@ -92,6 +117,7 @@ def interaction_evaluator_ttorch(seed: int, policy: Any, env: Any, n_evaluator_e
     return _make_evaluator(seed, policy, env, n_episode, stop_value, eval_freq)
 
 
+@_common.gated('evaluator')
 def metric_evaluator(cfg: Any, policy: Any, dataset: Any, metric: Any) -> Any:
     """Evaluates `policy.forward(inputs)` against labels of `dataset` (iterable of (inputs, label)).
 

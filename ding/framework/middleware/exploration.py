@@ -4,8 +4,10 @@ from typing import Any
 
 from ding.framework.contract import contract, require_config
 from ding.rl_utils.exploration import get_epsilon_greedy_fn
+from ding.framework.middleware import _common
 
 
+@_common.gated('collector')
 def eps_greedy_handler(cfg: Any) -> Any:
     """Sets `collect_kwargs['eps']` for this step; removes it after the step."""
     keys = [f'policy.other.eps.{k}' for k in ('type', 'start', 'end', 'decay')]

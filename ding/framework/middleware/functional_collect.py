@@ -1,11 +1,14 @@
 """`inferencer` + `rolloutor`: collection split into two middlewares (DI-engine's functional
 form), for pipelines that act on `ctx.obs` / `ctx.action` between the two.
-`TransitionList` keeps the per-step columns and turns them into one env-major Batch."""
+`TransitionList` keeps the per-step columns and turns them into one env-major Batch; a row
+whose episode an env restart dropped (ding/envs/env_manager/env_faults.py) is left out of it,
+and the env's previous row is marked truncated, as `TransitionColumns` does."""
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract
 
 
@@ -15,15 +18,20 @@ class TransitionList:
     def __init__(self, env_num: int) -> None:
         self.env_num = env_num
         self._steps: List[Dict[str, np.ndarray]] = []
+        self._dropped: List[Tuple[int, np.ndarray]] = []  # (step, env ids) of rows to leave out
 
-    def append(self, step: Dict[str, Any]) -> None:
+    def append(self, step: Dict[str, Any], dropped: Any = ()) -> None:
+        """One step of every env; `dropped`: env ids whose row is no transition (a restart
+        dropped their episode)."""
+        if len(dropped):
+            self._dropped.append((len(self._steps), np.asarray(dropped, dtype=np.int64)))
         self._steps.append(step)
 
     def __len__(self) -> int:
-        return len(self._steps) * self.env_num
+        return len(self._steps) * self.env_num - sum(len(ids) for _, ids in self._dropped)
 
     def clear(self) -> None:
-        self._steps = []
+        self._steps, self._dropped = [], []
 
     def to_trajectories(self) -> Tuple[Batch, List[int]]:
         steps = len(self._steps)
@@ -34,7 +42,19 @@ class TransitionList:
             stacked = np.stack([np.asarray(s[k]) for s in self._steps], axis=1)  # [B, T, ...]
             cols[k] = stacked.reshape((self.env_num * steps, ) + stacked.shape[2:])
         cols['env_id'] = np.repeat(np.arange(self.env_num, dtype=np.int64), steps)
-        return Batch(cols), list(range(steps - 1, steps * self.env_num, steps))
+        if not self._dropped:
+            return Batch(cols), list(range(steps - 1, steps * self.env_num, steps))
+        keep = np.ones((self.env_num, steps), dtype=bool)
+        for t, ids in self._dropped:
+            keep[ids, t] = False
+            if t > 0:  # the last real step of the dropped episode: cut short there
+                prev = ids * steps + t - 1
+                prev = prev[keep[ids, t - 1] & ~np.asarray(cols['done'][prev], dtype=bool)]
+                cols['truncated'][prev] = True
+        kept = keep.reshape(-1)
+        cols = {k: v[kept] for k, v in cols.items()}
+        env_id = cols['env_id']
+        return Batch(cols), np.flatnonzero(np.append(env_id[1:] != env_id[:-1], True)).tolist()
 
 
 def inferencer(seed: int, policy: Any, env: Any) -> Any:
@@ -56,6 +76,7 @@ def rolloutor(policy: Any, env: Any, transitions: TransitionList) -> Any:
     extra_keys = tuple(getattr(policy, 'transition_keys', ()))
 
     def _rollout(ctx: Any) -> None:
+        restarts, dropped_before = fault_counts(env)
         result = env.step_batch(ctx.action)
         step = {
             'obs': ctx.obs,
@@ -68,11 +89,16 @@ def rolloutor(policy: Any, env: Any, transitions: TransitionList) -> Any:
         for k in extra_keys:
             if k in ctx.inference_output:
                 step[k] = ctx.inference_output[k]
-        transitions.append(step)
         ended = np.flatnonzero(result.terminated | result.truncated)
+        dropped = dropped_rows(result, ended) if len(ended) else ()
+        transitions.append(step, dropped)
         if len(ended):
             policy.reset(ended.tolist())
-        ctx.env_step += env.env_num
-        ctx.env_episode += len(ended)
+        ctx.env_step += env.env_num - len(dropped)
+        ctx.env_episode += len(ended) - len(dropped)
+        now_restarts, now_dropped = fault_counts(env)
+        ctx.env_restarts += now_restarts - restarts
+        ctx.dropped_episodes += now_dropped - dropped_before
 
-    return contract(_rollout, reads=('obs', 'action', 'inference_output'), writes=('env_step', 'env_episode'))
+    return contract(_rollout, reads=('obs', 'action', 'inference_output'),
+                    writes=('env_step', 'env_episode', 'env_restarts', 'dropped_episodes'))

@@ -7,6 +7,7 @@ from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 from ding.framework.middleware.data_fetcher import offpolicy_data_fetcher
 from ding.framework.middleware.enhancer import her_data_enhancer, reward_estimator
+from ding.utils.dist import all_ranks_true
 
 logger = logging.getLogger('ding.learner')
 
@@ -16,6 +17,7 @@ def _log_train(train_iter: int, output: Any) -> None:
     logger.info('train_iter=%d %s', train_iter, ' '.join(f'{k}={v:.4g}' for k, v in scalars.items()))
 
 
+@_common.gated('learner')
 def trainer(cfg: Any, policy: Any, log_freq: int = 100) -> Any:
     """One update on `ctx.train_data` (skipped when it is None); w: train_output, train_iter += 1."""
 
@@ -30,6 +32,7 @@ def trainer(cfg: Any, policy: Any, log_freq: int = 100) -> Any:
     return contract(_train, reads=('train_data', 'train_iter'), writes=('train_output', 'train_iter'))
 
 
+@_common.gated('learner')
 def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
     """The policy runs several updates on `ctx.train_data` (e.g. PPO epochs x minibatches) and
     returns one output per update; w: train_output (list), train_iter += number of updates.
@@ -50,6 +53,7 @@ def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
                     fresh_weights=True)
 
 
+@_common.gated('learner')
 class OffPolicyLearner:
     """`cfg.policy.learn.update_per_collect` times: fetch a batch -> (reward model) -> train,
     writing PER priorities back right after each update; stops early while the buffer is short.
@@ -68,6 +72,7 @@ class OffPolicyLearner:
         ctx.train_output = outputs
 
 
+@_common.gated('learner')
 class HERLearner:
     """Like OffPolicyLearner over a buffer of whole episodes, each batch relabelled by
     `her_reward_model.estimate` (hindsight experience replay)."""
@@ -87,6 +92,9 @@ def _run_updates(ctx: Any, updates: int, fetcher: Any, reward: Any, train: Any) 
     outputs: List[Any] = []
     for _ in range(updates):
         after_fetch = _common.run_inline(fetcher, ctx)
+        # data-parallel learners decide train/skip together, or one rank would wait forever
+        if not all_ranks_true(ctx.train_data is not None):
+            ctx.train_data = None
         if ctx.train_data is None:
             after_fetch()
             break

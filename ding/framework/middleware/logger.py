@@ -29,6 +29,7 @@ def _writer_or_warn(name: str) -> Optional[Any]:
     return writer
 
 
+@_common.gated('learner')
 def online_logger(record_train_iter: bool = False, train_show_freq: int = 100) -> Any:
     """Eval return at each evaluation, training scalars every `train_show_freq` env steps,
     both against env_step (and also against train_iter with `record_train_iter`)."""
@@ -51,6 +52,7 @@ def online_logger(record_train_iter: bool = False, train_show_freq: int = 100) -
     return contract(_log, reads=('env_step', 'train_iter', 'eval_value', 'train_output'))
 
 
+@_common.gated('learner')
 def offline_logger(record_train_iter: bool = False, train_show_freq: int = 100) -> Any:
     """Eval return and training scalars against train_iter (offline runs have no env_step)."""
     last_show = [-math.inf]
@@ -69,6 +71,7 @@ def offline_logger(record_train_iter: bool = False, train_show_freq: int = 100) 
     return contract(_log, reads=('train_iter', 'eval_value', 'train_output'))
 
 
+@_common.gated('learner')
 def wandb_online_logger(record_path: str = None, cfg: Any = None, exp_config: Any = None, metric_list: Any = None,
                         env: Any = None, model: Any = None, anonymous: bool = False,
                         project_name: str = 'default-project', run_name: str = None, wandb_sweep: bool = False) -> Any:

@@ -1,27 +1,30 @@
-"""`RunStateSaver`: checkpoints that resume a serial run exactly.
+"""`RunStateSaver`: checkpoints that resume a run exactly.
 
-What is saved (one file, `<exp_name>/ckpt/run_state.pt`, replaced atomically):
+What is saved (one file, `<exp_name>/ckpt/run_state.pt`, replaced atomically; the one it
+replaces is kept as `run_state.prev.pt`, see `run_state_file.py`):
   - the learner: `policy.learn_mode.state_dict()` (model, target nets, optimizers, counters);
-  - the replay buffer: rows, ids, metas, stateful buffer middleware (PER priorities) and
-    the buffer's sampling generator;
+  - the replay buffer: the filled rows only, ids, metas, stateful buffer middleware (PER
+    priorities) and the buffer's sampling generator;
   - the kept ctx counters (env_step, train_iter, last eval, ...) and total_step; the
     exploration schedule and the logger's step are functions of env_step, so they follow;
   - python, numpy and torch RNG states;
-  - the collector envs, mid-episode included (below).
+  - the collector envs, mid-episode included, through the env manager's snapshot protocol
+    (`state_dict()` / `load_state_dict()`, ding/envs/env_manager/snapshot.py): serial,
+    subprocess (the envs are pickled in the workers), alternating, gym_vector 'sync'.
 
 When: at the very end of a step (this middleware is registered first, so its post-yield
 part runs last), every `every_env_step` env steps and when the task finishes. Nothing is in
 flight there: collected data is already in the buffer, the learner is between updates.
 Restoring at the start of the next step therefore continues the same computation.
+Evaluator envs need nothing: evaluations reseed them.
 
-Envs: an env in mid-episode cannot in general be rebuilt from a seed, so the collector
-manager's envs are pickled as objects (gymnasium classic-control envs pickle with their
-physics state, TimeLimit counter and np_random; cloudpickle for wrappers holding closures)
-along with the manager's per-env episode bookkeeping and its action space's generator
-(used by random warm-up). Evaluator envs need
-nothing: every evaluation reseeds them. A manager that runs envs in other processes cannot
-be pickled this way; it may offer `state_dict()` / `load_state_dict()`, else the saver
-refuses at construction.
+A manager without a snapshot (EnvPool, gym_vector 'async', an env that cannot be pickled)
+never stops a run: the checkpoint records why, and resume starts fresh episodes (seeds
+shifted by env_step) with the restored counters, logging a WARNING. Only the episodes that
+were in flight are lost, so that run is not identical to an uninterrupted one.
+
+The buffer lock is held only while the filled rows are gathered (a copy of `count()` rows);
+the file is written after it is released.
 
 Exactness holds in sync mode only (in async mode other steps are in flight at the boundary).
 """
@@ -32,18 +35,22 @@ import pickle
 import random
 from typing import Any, Dict, Optional
 
+import cloudpickle
 import numpy as np
 import torch
 
+from ding.envs.env_manager import snapshot as env_snapshot
 from ding.framework.contract import contract
 from ding.framework.middleware import _common
-from ding.utils.fileio import atomic_torch_save
+from ding.framework.middleware.run_state_file import (FORMAT_VERSION, RunStateUnreadable, arrays_as_tensors,
+                                                      load_run_state_file, previous_path, read_run_state,
+                                                      write_run_state)
+from ding.utils.memory import release_freed_memory
 from ding.utils.run_dir import RUN_STATE_NAME, remove_stale_tmp
 
 logger = logging.getLogger('ding.run_state')
-FORMAT_VERSION = 1
-_MANAGER_FIELDS = ('_obs', '_episode_return', '_episode_length', '_episode_count', '_active', '_seeds',
-                   '_dynamic_seed', '_launched_once')
+__all__ = ['RunStateSaver', 'RunStateUnreadable', 'FORMAT_VERSION', 'load_run_state', 'read_run_state']
+load_run_state = load_run_state_file  # one file, with a clear error when it is unreadable
 
 
 # --- RNG ------------------------------------------------------------------------------------
@@ -64,10 +71,12 @@ def load_rng_state(state: Dict[str, Any]) -> None:
 
 # --- replay buffer ----------------------------------------------------------------------------
 def buffer_state(buffer: Any) -> Dict[str, Any]:
-    """Rows, bookkeeping, stateful middleware (priorities) and the sampling generator."""
+    """Copies of the filled rows, bookkeeping, stateful middleware (priorities) and the
+    sampling generator, taken under the buffer lock; writing them needs no lock."""
     with buffer.lock:
+        rows = buffer.rows_state_dict() if hasattr(buffer, 'rows_state_dict') else copy.deepcopy(buffer.state_dict())
         return {
-            'buffer': copy.deepcopy(buffer.state_dict()),
+            'buffer': rows,
             'middleware': [copy.deepcopy(m.state_dict()) for m in buffer.middleware if hasattr(m, 'state_dict')],
             'rng': copy.deepcopy(buffer.rng.bit_generator.state),
         }
@@ -86,59 +95,53 @@ def load_buffer_state(buffer: Any, state: Dict[str, Any]) -> None:
 
 
 # --- env managers -----------------------------------------------------------------------------
-def check_env_snapshot(env: Any) -> None:
-    """Fail early for a manager whose envs cannot be captured."""
-    if hasattr(env, 'state_dict') and hasattr(env, 'load_state_dict'):
-        return
-    if not all(hasattr(env, f) for f in ('_envs', '_reset_one', '_update_active')):
-        raise TypeError(f'RunStateSaver cannot snapshot {type(env).__name__}: exact resume needs a serial env '
-                        f'manager (BaseEnvManagerV2) or one with state_dict()/load_state_dict()')
-
-
 def env_manager_state(env: Any) -> Dict[str, Any]:
-    if hasattr(env, 'state_dict') and hasattr(env, 'load_state_dict'):
-        return {'kind': 'own', 'state': env.state_dict()}
-    space_rng = getattr(env.action_space, '_np_random', None)
-    state = {'kind': 'serial', 'closed': env.closed,
-             'space_rng': None if space_rng is None else copy.deepcopy(space_rng.bit_generator.state)}
-    if not env.closed:
-        state['envs'] = _dumps(env._envs)
-        state['fields'] = {f: copy.deepcopy(getattr(env, f)) for f in _MANAGER_FIELDS if hasattr(env, f)}
-    return state
-
-
-def _dumps(obj: Any) -> bytes:
-    """cloudpickle (a gymnasium dependency) also takes the closures some gymnasium wrappers
-    hold, e.g. RescaleAction's; its output loads with plain pickle."""
+    """{'snapshot': the manager's state_dict()}, or {'fresh': why there is none}."""
+    if not (hasattr(env, 'state_dict') and hasattr(env, 'load_state_dict')):
+        return {'fresh': f'{type(env).__name__} has no state_dict()/load_state_dict()'}
     try:
-        import cloudpickle
-    except ImportError:
-        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    return cloudpickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        return {'snapshot': env.state_dict()}
+    except Exception as err:  # noqa: BLE001 - a run must not stop because its envs cannot be captured
+        name = type(env).__name__
+        return {'fresh': str(err) if str(err).startswith(name) else f'{name}: {err}'}
 
 
-def load_env_manager_state(env: Any, state: Dict[str, Any]) -> None:
+def load_env_manager_state(env: Any, state: Dict[str, Any], env_step: int = 0) -> Optional[str]:
+    """Restore the envs; None when they continue exactly, else (after starting fresh
+    episodes) the message saying why and what was done."""
+    if 'kind' in state:
+        state = _format1_env_state(state)
+    if 'snapshot' in state:
+        try:
+            env.load_state_dict(state['snapshot'])
+            return None
+        except Exception as err:  # noqa: BLE001 - resume must go on, from fresh episodes
+            reason = f'the env snapshot does not load into {type(env).__name__}: {err}'
+    else:
+        reason = state['fresh']
+    done = env_snapshot.start_fresh_episodes(env, env_step)
+    return (f'collector envs start fresh episodes at env_step={env_step} ({reason}); {done}. The episodes in '
+            f'flight at the checkpoint are lost: this resumed run is not identical to an uninterrupted one')
+
+
+def _format1_env_state(state: Dict[str, Any]) -> Dict[str, Any]:
+    """A format-1 checkpoint's env entry in today's form."""
     if state['kind'] == 'own':
-        env.load_state_dict(state['state'])
-        return
-    if state['space_rng'] is not None:
-        env.action_space.np_random.bit_generator.state = state['space_rng']
+        return {'snapshot': state['state']}
+    snap = {'format': env_snapshot.FORMAT, 'manager': 'BaseEnvManagerV2', 'closed': state['closed'],
+            'space_rng': state['space_rng']}
     if state['closed']:
-        return
-    if not env.closed:
-        env.close()
-    env._envs = pickle.loads(state['envs'])
-    env._gym_steps = [e.gym_step for e in env._envs]
-    for name, value in state['fields'].items():
-        setattr(env, name, value)
-    env._closed = False
-    env._update_active()
+        return {'snapshot': dict(snap, env_num=None)}
+    envs = pickle.loads(state['envs'])
+    snap.update(env_num=len(envs), envs=[cloudpickle.dumps(e) for e in envs], fields=state['fields'])
+    return {'snapshot': snap}
 
 
 # --- ctx --------------------------------------------------------------------------------------
 def ctx_state(ctx: Any) -> Dict[str, Any]:
     names = sorted(set(getattr(ctx, 'kept_names', ())) | {'total_step'})
-    return {name: copy.deepcopy(getattr(ctx, name)) for name in names}
+    # A kept custom name that no middleware has set yet has no value to save.
+    return {name: copy.deepcopy(getattr(ctx, name)) for name in names if hasattr(ctx, name)}
 
 
 def load_ctx_state(ctx: Any, state: Dict[str, Any], next_step: bool) -> None:
@@ -151,20 +154,13 @@ def load_ctx_state(ctx: Any, state: Dict[str, Any], next_step: bool) -> None:
         ctx.total_step = state['total_step'] + 1
 
 
-def load_run_state(path: str) -> Dict[str, Any]:
-    """Read a run-state checkpoint (a pickle of python objects, so only load your own)."""
-    state = torch.load(path, map_location='cpu', weights_only=False)
-    if state.get('format') != FORMAT_VERSION:
-        raise ValueError(f'{path}: run-state format {state.get("format")}, this ding reads {FORMAT_VERSION}')
-    return state
-
-
 class RunStateSaver:
     """`RunStateSaver(save_dir, policy, buffer_=None, env=None, every_env_step=10000, resume=False)`.
 
     Register it FIRST in the pipeline. `env` is the collector env manager. With `resume=True`
-    the first step starts by restoring `<save_dir>/ckpt/run_state.pt`, so the run carries on
-    as if never stopped; `extra` objects with state_dict/load_state_dict ride along.
+    the first step starts by restoring `<save_dir>/ckpt/run_state.pt` (or, when that one is
+    unreadable, `run_state.prev.pt`, with a WARNING), so the run carries on as if never
+    stopped; `extra` objects with state_dict/load_state_dict ride along.
     """
 
     def __init__(self, save_dir: str, policy: Any, buffer_: Any = None, env: Any = None, every_env_step: int = 10000,
@@ -172,8 +168,6 @@ class RunStateSaver:
         if every_env_step is None or int(every_env_step) <= 0:
             raise ValueError(f'RunStateSaver: every_env_step must be a positive number of env steps, '
                              f'got {every_env_step}')
-        if env is not None:
-            check_env_snapshot(env)
         self.ckpt_dir = os.path.join(os.fspath(save_dir), 'ckpt')
         self.path = os.path.join(self.ckpt_dir, RUN_STATE_NAME)
         self._learn = policy.learn_mode if hasattr(policy, 'learn_mode') else policy
@@ -181,8 +175,10 @@ class RunStateSaver:
         self._every = int(every_env_step)
         self._pending_resume = bool(resume)
         self._last_saved_step: Optional[int] = None
+        self._latest_ok = True  # False after resuming from the previous file: do not keep a bad latest
+        self._env_warned = False
         self.resumed_from: Optional[Dict[str, Any]] = None
-        if resume and not os.path.isfile(self.path):
+        if resume and not (os.path.isfile(self.path) or os.path.isfile(previous_path(self.path))):
             raise FileNotFoundError(f'cannot resume: no run-state checkpoint at {self.path}')
         contract(self, reads=('env_step', ), name='RunStateSaver')
 
@@ -192,26 +188,44 @@ class RunStateSaver:
             'finished': finished,
             'ctx': ctx_state(ctx),
             'policy': self._learn.state_dict(),
-            'buffer': None if self._buffer is None else buffer_state(self._buffer),
-            'env': None if self._env is None else env_manager_state(self._env),
+            # arrays as tensors: streamed to the file instead of copied in memory
+            'buffer': None if self._buffer is None else arrays_as_tensors(buffer_state(self._buffer)),
+            'env': None if self._env is None else self._env_state(),
             'extra': {k: v.state_dict() for k, v in self._extra.items()},
             'rng': rng_state(),
         }
 
     def save(self, ctx: Any, finished: bool = False) -> str:
-        atomic_torch_save(self.capture(ctx, finished), self.path)
+        _common.flush_writer()  # tensorboard holds every evaluation up to this checkpoint
+        write_run_state(self.capture(ctx, finished), self.path, keep_previous=self._latest_ok)
+        release_freed_memory()  # the checkpoint's temporaries: keeps a long run's RSS flat
+        self._latest_ok = True
         self._last_saved_step = ctx.env_step
         return self.path
+
+    def _env_state(self) -> Dict[str, Any]:
+        state = env_manager_state(self._env)
+        if 'fresh' in state and not self._env_warned:
+            self._env_warned = True
+            logger.warning('run-state checkpoints hold no collector env state (%s): a resumed run will start fresh '
+                           'episodes', state['fresh'])
+        return state
 
     def restore(self, ctx: Any) -> Dict[str, Any]:
         """Load the checkpoint into the policy, buffer, env, ctx and RNGs; returns it."""
         remove_stale_tmp(self.ckpt_dir)
-        state = load_run_state(self.path)
+        state, used, skipped = read_run_state(self.path)
+        if used != self.path:
+            self._latest_ok = False
+            logger.warning('%s; resuming from the previous checkpoint %s (env_step=%d)', '; '.join(skipped), used,
+                           state['ctx']['env_step'])
         self._learn.load_state_dict(state['policy'])
         if self._buffer is not None and state['buffer'] is not None:
             load_buffer_state(self._buffer, state['buffer'])
         if self._env is not None and state['env'] is not None:
-            load_env_manager_state(self._env, state['env'])
+            fresh = load_env_manager_state(self._env, state['env'], state['ctx']['env_step'])
+            if fresh is not None:
+                logger.warning(fresh)
         for name, obj in self._extra.items():
             if name in state['extra']:
                 obj.load_state_dict(state['extra'][name])
@@ -219,7 +233,7 @@ class RunStateSaver:
         load_rng_state(state['rng'])
         self._last_saved_step = ctx.env_step
         self.resumed_from = state
-        logger.info('resumed from %s at env_step=%d train_iter=%d', self.path, ctx.env_step, ctx.train_iter)
+        logger.info('resumed from %s at env_step=%d train_iter=%d', used, ctx.env_step, ctx.train_iter)
         return state
 
     def __call__(self, ctx: Any):

@@ -11,14 +11,28 @@ offers the worker-actor protocol (`env.bind_actor`, `env.collect_rollout`, the
 'worker_inference' manager) acts itself, in its workers, with the policy's actor
 (`policy.worker_actor()`); the collector only publishes the collect weights when they moved.
 The ctx fields written are the same either way.
+
+A DI-engine-style policy (`policy.transition_recorder`, ding/policy/di_engine_adapter.py)
+builds each transition itself with `_process_transition`: the same loop then records its
+transitions per env, and `ctx.trajectories` is DI-engine's env-major list of them.
+
+Env faults (ding/envs/env_manager/env_faults.py): a row whose episode an env restart
+dropped is not a transition and is left out, so an env's segment may be a row short;
+`ctx.env_restarts` and `ctx.dropped_episodes` add up the env manager's counts.
 """
 from typing import Any, Dict
 
+import numpy as np
+
 from ding.data.batch import Batch
 from ding.data.transition_columns import TransitionColumns
+from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.envs.env_manager.env_faults import fault_counts
 from ding.framework.contract import contract, require_config
+from ding.framework.middleware import _common
 
 
+@_common.gated('collector')
 class StepCollector:
     """Collects `n_sample * unroll_len` transitions per call into `ctx.trajectories`.
 
@@ -30,6 +44,7 @@ class StepCollector:
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'StepCollector', 'seed', 'policy.collect.n_sample', 'policy.collect.unroll_len')
+        env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
         self._policy = policy
         self._env = env
         self._target = int(cfg.policy.collect.n_sample) * int(cfg.policy.collect.unroll_len)
@@ -39,6 +54,12 @@ class StepCollector:
         self._extra_keys = tuple(getattr(policy, 'transition_keys', ()))
         self._sampler = getattr(env, 'collect_steps', None)
         worker_actors = hasattr(env, 'collect_rollout')
+        # A DI-engine-style policy builds its own transitions (ding/policy/di_engine_adapter.py).
+        make_recorder = getattr(policy, 'transition_recorder', None)
+        self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
+        if self._recorder is not None and (worker_actors or self._sampler is not None):
+            raise ValueError(f'{type(env).__name__} runs the rollout itself, which a DI-engine-style policy '
+                             f'(per-env _process_transition) cannot join; use env_manager type base or subprocess')
         self._random_policy = None
         if self._random_collect_size > 0 and not worker_actors:
             from ding.policy import get_random_policy
@@ -46,7 +67,8 @@ class StepCollector:
         env.seed(cfg.seed)  # before binding a worker actor: the actors are seeded like their envs
         self._worker_link = WorkerActorLink(policy, env) if worker_actors else None
         contract(self, reads=('env_step', 'collect_kwargs'),
-                 writes=('trajectories', 'trajectory_end_idx', 'env_step', 'env_episode'))
+                 writes=('trajectories', 'trajectory_end_idx', 'env_step', 'env_episode', 'env_restarts',
+                         'dropped_episodes'))
 
     def __call__(self, ctx: Any) -> None:
         env = self._env
@@ -59,27 +81,35 @@ class StepCollector:
             policy, target = self._policy, self._target
         n_env = env.env_num
         steps = -(-target // n_env)
-        if self._worker_link is not None:
+        restarts, dropped = fault_counts(env)
+        if self._worker_link is not None:  # recollects the rows of dropped episodes
             batch, episodes = self._worker_link.collect(steps, ctx.collect_kwargs or {}, warmup)
-            _check_rows(env, 'collect_rollout', batch, steps, n_env)
+            _check_rows(env, 'collect_rollout', batch, steps * n_env)
         elif self._sampler is not None:
-            batch, episodes = self._sample(policy, steps, n_env, ctx.collect_kwargs or {})
+            batch, episodes = self._sampler(policy.forward_batch, steps, ctx.collect_kwargs or {}, policy.reset,
+                                            self._extra_keys)
+            _check_rows(env, 'collect_steps', batch, steps * n_env - (fault_counts(env)[1] - dropped))
+        elif self._recorder is not None:
+            self._recorder.begin(ctx.train_iter)
+            episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {}, self._recorder)
+            batch, ctx.trajectory_end_idx = self._recorder.take_trajectories()  # a list, as in DI-engine
         else:
-            batch, episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {})
+            cols = TransitionColumns(env.env_num, steps, self._extra_keys)
+            episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {}, cols)
+            batch = cols.to_batch()
         ctx.trajectories = batch
-        ctx.trajectory_end_idx = list(range(steps - 1, steps * n_env, steps))
-        ctx.env_step += steps * n_env
+        if self._recorder is None:
+            ctx.trajectory_end_idx = segment_end_idx(batch, steps, n_env)
+        ctx.env_step += len(batch)
         ctx.env_episode += episodes
+        now_restarts, now_dropped = fault_counts(env)
+        ctx.env_restarts += now_restarts - restarts
+        ctx.dropped_episodes += now_dropped - dropped
 
-    def _sample(self, policy: Any, steps: int, n_env: int, kwargs: Dict[str, Any]):
-        """The rollout run by the env's sampler protocol."""
-        batch, episodes = self._sampler(policy.forward_batch, steps, kwargs, policy.reset, self._extra_keys)
-        _check_rows(self._env, 'collect_steps', batch, steps, n_env)
-        return batch, episodes
-
-    def _rollout(self, policy: Any, env: Any, steps: int, kwargs: Dict[str, Any]):
+    @staticmethod
+    def _rollout(policy: Any, env: Any, steps: int, kwargs: Dict[str, Any], cols: Any) -> int:
+        """`steps` steps of every env recorded into `cols`; returns the episodes ended."""
         forward, step_batch, reset = policy.forward_batch, env.step_batch, policy.reset
-        cols = TransitionColumns(env.env_num, steps, self._extra_keys)
         obs = env.ready_obs
         for t in range(steps):
             out = forward(obs, **kwargs)
@@ -87,7 +117,7 @@ class StepCollector:
             if len(ended):
                 reset(ended.tolist())
             obs = env.ready_obs
-        return cols.to_batch(), cols.episodes
+        return cols.episodes
 
 
 class WorkerActorLink:
@@ -128,7 +158,17 @@ class WorkerActorLink:
         return self._env.collect_rollout(steps, kwargs, publish=publish)
 
 
-def _check_rows(env: Any, method: str, batch: Batch, steps: int, n_env: int) -> None:
-    if len(batch) != steps * n_env:
-        raise RuntimeError(f'{type(env).__name__}.{method} returned {len(batch)} rows, '
-                           f'expected {steps} steps x {n_env} envs = {steps * n_env}')
+def segment_end_idx(batch: Batch, steps: int, n_env: int) -> list:
+    """`ctx.trajectory_end_idx`: the last row of each env's segment (segments of `steps` rows,
+    unless dropped rows were left out: then found from `env_id`)."""
+    if len(batch) == steps * n_env:
+        return list(range(steps - 1, steps * n_env, steps))
+    env_id = np.asarray(batch['env_id'])
+    return np.flatnonzero(np.append(env_id[1:] != env_id[:-1], True)).tolist() if len(env_id) else []
+
+
+def _check_rows(env: Any, method: str, batch: Batch, expected: int) -> None:
+    """`expected`: steps x envs, less the rows of episodes dropped by env restarts."""
+    if len(batch) != expected:
+        raise RuntimeError(f'{type(env).__name__}.{method} returned {len(batch)} rows, expected {expected} '
+                           f'(steps x envs, less the rows of dropped episodes)')

@@ -66,7 +66,7 @@ class PriorityExperienceReplay:
         if indices is None:
             if size is None:
                 raise ValueError('sample needs a size or indices')
-            size = affordable(size, self.buffer.count(), replace, ignore_insufficient)
+            size = affordable(size, self.buffer.count(), replace, ignore_insufficient, partial=False)
             mass = (np.arange(size) + self.buffer.rng.random(size)) * (self.tree.total / max(size, 1))
             indices = self.buffer.ids_at(self.tree.find(mass))
         # Read priorities before the chain runs: a later middleware may delete what it returns.

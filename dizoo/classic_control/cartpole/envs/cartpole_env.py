@@ -26,9 +26,9 @@ class CartPoleEnv(DingEnvWrapper):
         with warnings.catch_warnings():  # gymnasium flags v0 as outdated; we keep it on purpose
             warnings.simplefilter('ignore', DeprecationWarning)
             env = gymnasium.make(env_id)
+        # `replay_path` is read by `ding -m eval` (videos of evaluation episodes), as DI-engine's eval
+        # entry reads it; training envs record nothing, as in DI-engine.
         super().__init__(env, cfg)
-        if self._cfg.replay_path is not None:
-            raise NotImplementedError('CartPoleEnv: replay_path (video saving) is not supported yet; leave it None')
 
     def __repr__(self) -> str:
         return f'CartPoleEnv({self._cfg.env_id})'

@@ -37,8 +37,7 @@ class PendulumEnv(DingEnvWrapper):
 
     def __init__(self, cfg: Any = None) -> None:
         merged = deep_merge(self.default_config(), cfg or {})
-        if merged.replay_path is not None:
-            raise NotImplementedError('PendulumEnv: replay_path (video saving) is not supported; leave it None')
+        # `replay_path` is read by `ding -m eval` (videos of evaluation episodes), not by the env.
         super().__init__(make_pendulum(merged.env_id, merged.act_scale), merged)
 
     def __repr__(self) -> str:

@@ -1,0 +1,116 @@
+"""Config keys of DI-engine's dizoo configs: the ones ding gives a meaning, and the ones it accepts
+without acting on them (one warning each, naming the key).
+
+Implemented (declared as defaults by compile_config, read where named):
+- `policy.load_path`: the checkpoint `ding -m eval -c CONFIG` evaluates (ding/entry/serial.py);
+  training ignores it, as DI-engine's does.
+- `policy.learn.learner.hook.load_ckpt_before_run` (a checkpoint loaded into the policy before
+  training), `.save_ckpt_after_iter` (train iterations between checkpoints), `.log_show_after_iter`
+  (train iterations between log lines), `.save_ckpt_after_run` (ding/entry/learner_hooks.py).
+- `env.replay_path`: `ding -m eval` records the evaluation episodes there as a GIF.
+- `policy.cuda`, `policy.multi_gpu`: in every policy's own defaults.
+A key that is neither declared nor listed below is a misspelling: compile_config fails naming it.
+"""
+import logging
+from typing import Iterable, List, Tuple
+
+from easydict import EasyDict
+
+logger = logging.getLogger('ding.config')
+
+POLICY_COMMON = EasyDict(
+    load_path=None,
+    learn=dict(learner=dict(hook=dict(
+        load_ckpt_before_run='',  # '' or None: start from fresh weights
+        log_show_after_iter=None,  # None: the pipeline's own log frequency
+        save_ckpt_after_iter=None,  # None: the pipeline's own checkpoint frequency
+        save_ckpt_after_run=True,
+    ))),
+)
+ENV_REPLAY = EasyDict(replay_path=None)
+
+# Real DI-engine keys that ding accepts and ignores, by dotted path, with what they are for (or
+# what to use instead). `X.*` stands for the section X given as a whole where ding declares no
+# such section; below a section ding declares, each DI-engine key is listed, so a misspelt key
+# there still fails.
+ACCEPTED_UNUSED = {
+    'policy.learn.learner.train_iterations': "DI-engine's serial learner (bound runs with --max-train-iter)",
+    'policy.learn.learner.dataloader': "DI-engine's serial learner data loader",
+    'policy.learn.learner.log_policy': "DI-engine's serial learner",
+    'policy.learn.learner.load_path': "DI-engine's serial learner (use learner.hook.load_ckpt_before_run)",
+    'policy.learn.learner.save_path': "DI-engine's serial learner",
+    'policy.collect.collector.*': "DI-engine's serial collector options; StepCollector takes its own arguments",
+    'policy.eval.evaluator.render': "DI-engine's evaluator rendering (use `ding eval --render`)",
+    'policy.eval.evaluator.figure_path': "DI-engine's evaluator figures",
+    'policy.eval.evaluator.n_episode': 'the evaluation episode count comes from env.n_evaluator_episode',
+    'policy.eval.evaluator.stop_value': 'the stop value comes from env.stop_value',
+    'policy.other.replay_buffer.max_use': "DI-engine's per-sample use limit",
+    'policy.other.replay_buffer.max_staleness': "DI-engine's staleness limit",
+    'policy.other.replay_buffer.deepcopy': "DI-engine's deep copy on sample",
+    'policy.other.replay_buffer.enable_track_used_data': "DI-engine's used-data tracking",
+    'policy.other.replay_buffer.periodic_thruput_seconds': "DI-engine's throughput log",
+    'policy.other.replay_buffer.thruput_controller': "DI-engine's throughput control",
+    'policy.other.replay_buffer.monitor': "DI-engine's buffer monitor",
+    'policy.other.commander.*': "DI-engine's parallel commander",
+    'policy.command.*': "DI-engine's parallel commander",
+    'policy.multi_agent': 'multi-agent policies are not part of ding',
+    'policy.recompute_adv': 'ding computes advantages once per collect',
+    'policy.learn.value_norm': 'value normalisation in PPO',
+    'policy.learn.resume_training': 'use `ding resume RUN_DIR`',
+    'policy.learn.lr_scheduler': 'learning-rate schedules',
+    'policy.learn.grad_norm': 'PG gradient norm clipping (use learn.grad_clip_value)',
+    'policy.learn.nstep': 'n-step returns in off-policy PPO',
+    'policy.learn.nstep_return': 'n-step returns in off-policy PPO',
+    'policy.learn.epoch_per_collect': 'epochs per collect in this policy',
+    'policy.learn.train_epoch': 'epochs per collect in this policy',
+    'policy.collect.env_num': 'the collector env count comes from env.collector_env_num',
+    'policy.collect.discount_factor': 'the discount factor comes from policy.discount_factor',
+    'policy.collect.gae_lambda': 'gae_lambda of policy.collect',
+    'policy.collect.model_path': "DI-engine's demo-data collection (use an offline_data_saver pipeline)",
+    'policy.collect.save_path': "DI-engine's demo-data collection (use an offline_data_saver pipeline)",
+    'policy.collect.data_type': "DI-engine's demo-data collection (use an offline_data_saver pipeline)",
+    'policy.collect.collect_count': "DI-engine's demo-data collection (use an offline_data_saver pipeline)",
+    'policy.expert_random_collect_size': 'SQIL',
+    'policy.transition_with_policy_data': 'storing policy outputs in transitions',
+    'env.manager.reset_inplace': "DI-engine's in-place reset of subprocess observations",
+    'env.manager.connect_timeout': "DI-engine's subprocess connection timeout",
+    'env.manager.wait_num': "DI-engine's async subprocess manager",
+    'env.manager.step_wait_timeout': "DI-engine's async subprocess manager",
+    'env.norm_obs.*': "DI-engine's mujoco observation normalisation (see env.env_wrapper)",
+    'env.norm_reward.*': "DI-engine's mujoco reward normalisation (see env.env_wrapper)",
+    'env.use_act_scale': "DI-engine's action scaling switch (use env.act_scale)",
+    'env.continuous': "a continuous-action variant of this env",
+    'env.act_scale': 'action scaling in this env',
+    'env.exp_name': 'the run directory comes from the top-level exp_name',
+    'env.env_wrapper': "DI-engine's env wrapper presets",
+    'env.manager.shared_memory': 'shared memory applies to the subprocess manager only',
+    'policy.learn.reparameterization': 'SAC always uses the reparameterised policy gradient',
+    'policy.learn.grad_clip_type': 'gradient clipping by norm with learn.grad_clip_value',
+    'policy.collect.collector_env_num': 'the collector env count comes from env.collector_env_num',
+    'policy.collect.state_dict_path': "DI-engine's demo-data collection (use an offline_data_saver pipeline)",
+    'policy.eval.env_num': 'the evaluator env count comes from env.evaluator_env_num',
+    'policy.other.eps.*': 'epsilon-greedy exploration, which this policy does not use',
+    'policy.other.eps.collect': "DI-engine's epsilon for demo-data collection",
+}
+
+_warned: set = set()
+
+
+def accepted_unused(path: str) -> str:
+    """What the key at dotted `path` is for, when it is a DI-engine key ding ignores; '' otherwise."""
+    return ACCEPTED_UNUSED.get(path) or ACCEPTED_UNUSED.get(path + '.*') or ''
+
+
+def split_accepted(problems: Iterable[Tuple[str, str]]) -> List[str]:
+    """Warn once per process for each accepted DI-engine key among `problems` ((path, message)
+    pairs); return the messages of the others (misspellings)."""
+    rest = []
+    for path, message in problems:
+        why = accepted_unused(path)
+        if not why:
+            rest.append(message)
+        elif path not in _warned:
+            _warned.add(path)
+            logger.warning('config key cfg.%s is a DI-engine key that ding accepts but does not use (%s); it stays '
+                           'in the compiled config for pipelines of yours that read it', path, why)
+    return rest

@@ -1,0 +1,6 @@
+"""Buffer type names of DI-engine configs that mean one of ours: `naive` (DI-engine's serial FIFO
+replay buffer) is a DequeBuffer."""
+from ding.data.buffer.deque_buffer import DequeBuffer
+from ding.utils.registry import BUFFER_REGISTRY
+
+BUFFER_REGISTRY.register('naive', DequeBuffer)

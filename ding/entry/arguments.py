@@ -1,0 +1,38 @@
+"""Argument checking for the `ding` command: numbers that must be positive, seeds numpy and
+torch accept, and a parser whose errors end as `ding: error: <cause>` (exit status 2)."""
+import argparse
+
+MAX_SEED = 2**32 - 1  # numpy's seeding range
+
+
+class UsageError(Exception):
+    """A bad command line; `ding.entry.cli.main` prints it and exits with status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Raises UsageError instead of printing usage and exiting, so every user mistake is
+    reported the same way (and a test can run the CLI in-process)."""
+
+    def error(self, message: str) -> None:
+        raise UsageError(f'{message} (see `{self.prog} --help`)')
+
+
+def positive_int(text: str) -> int:
+    value = _int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f'must be a positive integer, got {value}')
+    return value
+
+
+def seed_value(text: str) -> int:
+    value = _int(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f'must be an integer from 0 to {MAX_SEED}, got {value}')
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'must be an integer, got {text!r}') from None

@@ -1,0 +1,103 @@
+"""`NodeActor`: one worker of a distributed run, a Ray actor that runs the user's `main()`.
+
+Two lanes (Ray concurrency groups, one thread each): the default lane runs `main()`; the `io`
+lane receives events in the order each sender sent them (`deliver`), peer updates and
+`finish`. Before `main()` starts, the global `task.router` becomes this node's `RayRouter`, so
+`task.router.is_active`, `node_id` and `labels` are what the launcher decided.
+"""
+import importlib
+import logging
+import os
+import sys
+import threading
+from typing import Any, Dict, Iterable, List, Optional
+
+logger = logging.getLogger('ding.distributed')
+CONCURRENCY_GROUPS = {'io': 1}
+
+
+def resolve_main(main: Any) -> Any:
+    """A callable, or 'package.module.function' imported here (in the node's process)."""
+    if callable(main):
+        return main
+    module, _, attr = str(main).rpartition('.')
+    if not module:
+        raise ValueError(f'--main must be MODULE.FUNCTION, got {main!r}')
+    return getattr(importlib.import_module(module), attr)
+
+
+class NodeActor:
+
+    def __init__(self, node_id: int, launch_id: int, labels: Iterable[str], sys_path: List[str], cwd: str,
+                 torch_threads: int = 1, env: Optional[Dict[str, str]] = None) -> None:
+        os.environ.update(env or {})
+        if torch_threads:
+            os.environ.setdefault('OMP_NUM_THREADS', str(torch_threads))
+        if os.path.isdir(cwd):
+            os.chdir(cwd)
+        for path in reversed(sys_path):
+            if path not in sys.path:
+                sys.path.insert(0, path)
+        if torch_threads:
+            import torch
+            torch.set_num_threads(int(torch_threads))
+        from ding.framework.distributed.ray_router import RayRouter
+        self.node_id, self.launch_id = node_id, launch_id
+        self.router = RayRouter(node_id, labels)
+        self._registry = None
+        self._poll: Optional[threading.Thread] = None
+
+    def info(self) -> Dict[str, Any]:
+        import ray
+        return {'node_id': self.node_id, 'pid': os.getpid(), 'ray_node_id': ray.get_runtime_context().get_node_id()}
+
+    def set_peers(self, peers: Dict[int, Any]) -> None:
+        self.router.set_peers(peers)
+
+    def deliver(self, sender: int, event: str, args: tuple, kwargs: dict) -> None:
+        self.router.receive(sender, event, args, kwargs)
+
+    def finish(self) -> None:
+        """Asked by the launcher (a node failed, Ctrl-C): end this node's run after its step."""
+        from ding.framework import task
+        task._remote_finish()
+
+    def run(self, main: Any, args: tuple = (), kwargs: Optional[dict] = None, registry: Any = None) -> Any:
+        from ding.framework import task
+        if registry is not None:
+            self._follow_registry(registry)
+        fn = resolve_main(main)
+        task.router = self.router
+        try:
+            return fn(*args, **(kwargs or {}))
+        finally:
+            if task.running:
+                task.stop()
+            self.router.stop()
+
+    # ---- peers from the registry (nodes of later launches join; restarted nodes return) ----
+    def _follow_registry(self, registry: Any) -> None:
+        import ray
+        self._registry = registry
+        self.router.registry = registry
+        self.router.set_peers(ray.get(registry.peers_of.remote(self.node_id)))
+
+        def _poll() -> None:
+            import time
+            from ding.framework import task
+            reported, tick = None, 0
+            while not self.router._stopped:
+                time.sleep(0.2)
+                tick += 1
+                try:
+                    roles = sorted(r.value for r in task.roles)
+                    if roles != reported:  # the launcher restarts a dead node unless it is a learner
+                        ray.get(registry.set_roles.remote(self.node_id, roles), timeout=5)
+                        reported = roles
+                    if tick % 5 == 0:
+                        self.router.set_peers(ray.get(registry.peers_of.remote(self.node_id), timeout=5))
+                except Exception:  # the registry's owner ended: keep the peers we know
+                    return
+
+        self._poll = threading.Thread(target=_poll, name='ding-peers', daemon=True)
+        self._poll.start()

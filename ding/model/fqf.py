@@ -1,0 +1,83 @@
+"""`FQF` (Yang et al. 2019, "Fully Parameterized Quantile Function"): like IQN, the network
+maps a fraction tau to the return's tau-quantile, but the N fractions are proposed per state
+by a fraction network instead of sampled.
+
+Outputs (DI-engine's keys):
+  'logit'          [B, A]       Q = sum_i (tau_{i+1} - tau_i) F^-1(tau_hat_i)
+  'q'              [B, N, A]    quantile values at the midpoints tau_hat_i (the quantile loss)
+  'quantiles'      [B, N + 1]   the proposed fractions 0 = tau_0 < ... < tau_N = 1
+  'quantiles_hats' [B, N]       the midpoints tau_hat_i = (tau_i + tau_{i+1}) / 2
+  'q_tau_i'        [B, N - 1, A] quantile values at tau_1..tau_{N-1} (the fraction loss)
+  'entropies'      [B, 1]       entropy of the proposed fraction sizes
+
+The fraction network sees detached features and the quantile values detached fractions, so
+the two losses train separate parameters (`fraction_parameters()` and the rest).
+"""
+import math
+from typing import Dict, Iterator, Optional, Sequence, Type, Union
+
+import torch
+from torch import nn
+
+from ding.model.common import mlp
+from ding.model.dqn import _action_count, build_encoder
+from ding.model.heads import as_activation_class
+from ding.utils.registry import MODEL_REGISTRY
+
+
+class FQFHead(nn.Module):
+
+    def __init__(self, hidden_size: int, output_size: int, layer_num: int = 1,
+                 activation: Union[Type[nn.Module], nn.Module] = nn.ReLU, num_quantiles: int = 32,
+                 quantile_embedding_size: int = 128, input_size: Optional[int] = None) -> None:
+        super().__init__()
+        input_size = hidden_size if input_size is None else input_size
+        act = as_activation_class(activation)
+        self.fraction_net = nn.Linear(input_size, num_quantiles)
+        self.embed = nn.Sequential(nn.Linear(quantile_embedding_size, input_size), act())
+        self.register_buffer('frequencies', math.pi * torch.arange(1, quantile_embedding_size + 1,
+                                                                   dtype=torch.float32), persistent=False)
+        self.net = mlp(input_size, [hidden_size] * layer_num, act, out_dim=output_size, last_activation=False)
+
+    def quantile_values(self, x: torch.Tensor, tau: torch.Tensor) -> torch.Tensor:
+        """x [B, H], tau [B, K] -> F^-1(tau) [B, K, A] (cosine embedding as in IQN)."""
+        phi = self.embed(torch.cos(tau.unsqueeze(-1) * self.frequencies))  # [B, K, H]
+        return self.net(x.unsqueeze(1) * phi)
+
+    def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+        log_sizes = torch.log_softmax(self.fraction_net(x.detach()), dim=-1)  # [B, N] fraction sizes, in log
+        sizes = log_sizes.exp()
+        tau = torch.cat([torch.zeros_like(sizes[:, :1]), sizes.cumsum(-1)], dim=1)  # [B, N + 1]
+        tau_hat = ((tau[:, :-1] + tau[:, 1:]) / 2).detach()
+        q = self.quantile_values(x, tau_hat)
+        logit = ((tau[:, 1:] - tau[:, :-1]).detach().unsqueeze(-1) * q).sum(1)
+        q_tau_i = self.quantile_values(x, tau[:, 1:-1].detach())
+        entropies = -(log_sizes * sizes).sum(-1, keepdim=True)
+        return {'logit': logit, 'q': q, 'quantiles': tau, 'quantiles_hats': tau_hat, 'q_tau_i': q_tau_i,
+                'entropies': entropies}
+
+
+@MODEL_REGISTRY.register('fqf')
+class FQF(nn.Module):
+    """Encoder (MLP or conv) and an `FQFHead`; DI-engine's constructor arguments."""
+
+    def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
+                 encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,
+                 head_layer_num: int = 1, num_quantiles: int = 32, quantile_embedding_size: int = 128,
+                 activation: Union[Type[nn.Module], nn.Module] = nn.ReLU, norm_type: Optional[str] = None) -> None:
+        super().__init__()
+        if norm_type is not None:
+            raise ValueError(f'FQF supports norm_type=None only; got {norm_type!r}')
+        act = as_activation_class(activation)
+        self.encoder = build_encoder(obs_shape, list(encoder_hidden_size_list), act)
+        feature_size = self.encoder.output_size
+        self.head = FQFHead(head_hidden_size or feature_size, _action_count(action_shape), head_layer_num, act,
+                            num_quantiles=num_quantiles, quantile_embedding_size=quantile_embedding_size,
+                            input_size=feature_size)
+
+    def fraction_parameters(self) -> Iterator[nn.Parameter]:
+        """The fraction network's parameters (trained by the fraction loss alone)."""
+        return self.head.fraction_net.parameters()
+
+    def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
+        return self.head(self.encoder(obs))

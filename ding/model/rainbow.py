@@ -1,0 +1,64 @@
+"""`RainbowDQN` (Hessel et al. 2018): C51's categorical return distribution with a dueling head
+built of noisy linear layers (exploration through the weights; see `ding/model/noisy.py`).
+
+Outputs `{'logit': Q [B, A], 'distribution': probabilities [B, A, n_atom]}` as `C51DQN`.
+"""
+from typing import Dict, Optional, Sequence, Type, Union
+
+import torch
+from torch import nn
+
+from ding.model.dqn import _action_count, build_encoder
+from ding.model.heads import as_activation_class
+from ding.model.noisy import noisy_mlp
+from ding.utils.registry import MODEL_REGISTRY
+
+
+class RainbowHead(nn.Module):
+    """Dueling over atoms: logits(s, a) = V(s) + A(s, a) - mean_a' A(s, a') per atom, then a
+    softmax over atoms. Both streams are noisy MLPs."""
+
+    def __init__(self, hidden_size: int, output_size: int, layer_num: int = 1,
+                 activation: Union[Type[nn.Module], nn.Module] = nn.ReLU, n_atom: int = 51, v_min: float = -10,
+                 v_max: float = 10, input_size: Optional[int] = None) -> None:
+        super().__init__()
+        if not v_min < v_max or n_atom < 2:
+            raise ValueError(f'a categorical support needs v_min < v_max and n_atom >= 2; '
+                             f'got v_min={v_min}, v_max={v_max}, n_atom={n_atom}')
+        input_size = hidden_size if input_size is None else input_size
+        act = as_activation_class(activation)
+        self.output_size, self.n_atom = output_size, n_atom
+        self.advantage = noisy_mlp(input_size, hidden_size, layer_num, output_size * n_atom, act)
+        self.value = noisy_mlp(input_size, hidden_size, layer_num, n_atom, act)
+        self.register_buffer('support', torch.linspace(v_min, v_max, n_atom), persistent=False)
+
+    def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
+        a = self.advantage(x).view(*x.shape[:-1], self.output_size, self.n_atom)
+        v = self.value(x).view(*x.shape[:-1], 1, self.n_atom)
+        dist = torch.softmax(v + a - a.mean(dim=-2, keepdim=True), dim=-1)
+        return {'logit': (dist * self.support).sum(-1), 'distribution': dist}
+
+
+@MODEL_REGISTRY.register('rainbowdqn')
+class RainbowDQN(nn.Module):
+    """Encoder (MLP or conv) and a `RainbowHead`; DI-engine's constructor arguments."""
+
+    def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
+                 encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,
+                 head_layer_num: int = 1, activation: Union[Type[nn.Module], nn.Module] = nn.ReLU,
+                 norm_type: Optional[str] = None, v_min: float = -10, v_max: float = 10, n_atom: int = 51) -> None:
+        super().__init__()
+        if norm_type is not None:
+            raise ValueError(f'RainbowDQN supports norm_type=None only; got {norm_type!r}')
+        act = as_activation_class(activation)
+        self.encoder = build_encoder(obs_shape, list(encoder_hidden_size_list), act)
+        feature_size = self.encoder.output_size
+        self.head = RainbowHead(head_hidden_size or feature_size, _action_count(action_shape), head_layer_num, act,
+                                n_atom=n_atom, v_min=v_min, v_max=v_max, input_size=feature_size)
+
+    @property
+    def support(self) -> torch.Tensor:
+        return self.head.support
+
+    def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
+        return self.head(self.encoder(obs))

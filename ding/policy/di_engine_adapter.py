@@ -1,0 +1,227 @@
+"""Policies written against DI-engine's Policy protocol, seen through our batched modes.
+
+A DI-engine policy acts on `{env_id: obs}` dicts (`_forward_collect(data, **kw) -> {env_id:
+{'action': ...}}`), builds each transition itself (`_process_transition(obs, output,
+timestep)`) and learns from a list of those transitions (`_forward_learn(list)`). A `Policy`
+subclass that defines `_process_transition` (which our own protocol has no use for) is
+detected as one when the class is made, and its three modes come from here:
+
+- collect / eval: `forward(dict)` calls the hook as DI-engine does; `forward_batch(obs)` (what
+  our collectors and evaluator call) makes the `{i: obs[i]}` dict from the stacked array and
+  stacks the actions back; the policy's own per-env outputs ride along for
+  `_process_transition`. `transition_recorder(env_num)` gives the collectors a
+  `DIEngineTransitions` (di_engine_transitions.py), DI-engine's per-env transition lists,
+  instead of our columns.
+- learn: `forward(data)` hands `_forward_learn` a list of transition dicts of torch tensors
+  (rows of a sampled Batch, or the list as given).
+
+The cost of the dicts stays here: our own policies never pass through this module.
+Acting runs under the policy's weights lock, as the learner's update does: DI-engine acts
+with the learner's own model, and in async mode the lock keeps a forward from seeing half
+of an optimizer step.
+"""
+import importlib
+from typing import Any, Dict, Mapping, Optional, Sequence
+
+import numpy as np
+import torch
+
+from ding.data.batch import Batch
+from ding.policy.base_policy import CollectMode, EvalMode, LearnMode
+
+
+def is_di_engine_policy(cls: type) -> bool:
+    """DI-engine's Policy makes `_process_transition` abstract; ours never defines it."""
+    return callable(getattr(cls, '_process_transition', None))
+
+
+def build_default_model(model_cfg: Mapping, default_model: Any) -> torch.nn.Module:
+    """The model of a DI-engine policy given none: the registered model `cfg.model.type`, else
+    the one `default_model()` names as `(model type, import_names)`, built from `cfg.model`."""
+    from ding.utils.registry import MODEL_REGISTRY
+    kwargs = dict(model_cfg or {})
+    model_type, import_names = kwargs.pop('type', None), kwargs.pop('import_names', None)
+    if model_type is None:
+        named = default_model()
+        if isinstance(named, torch.nn.Module):  # written our way: it builds the model itself
+            return named
+        model_type, import_names = named
+    failed = []
+    for name in import_names or ():
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:  # a DI-engine path we may not mirror: the registry can still know the type
+            failed.append(f'{name} ({err})')
+    try:
+        cls = MODEL_REGISTRY.lookup(model_type)
+    except KeyError as err:
+        hint = f'; could not import {", ".join(failed)}' if failed else ''
+        raise KeyError(f'{err.args[0]}{hint}') from None
+    from ding.model.from_config import build_model
+    return build_model(cls, kwargs)
+
+
+def set_di_engine_attributes(policy: Any) -> None:
+    """Attributes DI-engine's Policy sets before `_init_*` and its subclasses read."""
+    policy._cuda = policy._device.type == 'cuda'
+    policy._rank = 0
+    policy._on_policy = bool(policy._cfg.get('on_policy', False))
+    policy._enable_field = list(policy._fields)
+
+
+# --- data conversions ---------------------------------------------------------------------
+class AttrDict(dict):
+    """A dict with attribute access (`t.obs`), as DI-engine's treetensor transitions allow;
+    a plain dict underneath, so it pickles, copies and collates as one."""
+    __slots__ = ()
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(f'no field {key!r}; fields: {sorted(self)}') from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        self[key] = value
+
+    def __delattr__(self, key: str) -> None:
+        del self[key]
+
+
+def as_tensor_tree(x: Any) -> Any:
+    """DI-engine keeps transitions as treetensors: numpy and python scalars become tensors,
+    dicts get attribute access."""
+    if isinstance(x, torch.Tensor):
+        return x
+    if isinstance(x, Mapping):
+        return AttrDict({k: as_tensor_tree(v) for k, v in x.items()})
+    if isinstance(x, np.ndarray) and x.dtype != object:
+        return torch.from_numpy(np.ascontiguousarray(x))
+    if isinstance(x, (np.generic, bool, int, float)):
+        return torch.as_tensor(x)
+    return x
+
+
+def _row(columns: Mapping[str, Any], i: int) -> 'AttrDict':
+    """Row `i` of a Batch's columns, nested columns as nested dicts (attribute access throughout)."""
+    return AttrDict({k: (_row(v._cols, i) if isinstance(v, Batch) else v[i]) for k, v in columns.items()})
+
+
+def obs_by_env(obs: Any) -> Dict[int, Any]:
+    """`{i: obs[i]}` of a stacked observation as float32 tensors, as DI-engine's collector and
+    evaluator feed a policy (a dict observation gives one dict per env)."""
+    if isinstance(obs, Batch):
+        cols = obs.to_torch().apply(lambda t: t.float())  # DI-engine casts every leaf to float32
+        return {i: _row(cols._cols, i) for i in range(len(obs))}
+    obs = torch.as_tensor(np.asarray(obs) if not isinstance(obs, torch.Tensor) else obs).float()
+    return {i: obs[i] for i in range(len(obs))}
+
+
+def transition_list(data: Any) -> Any:
+    """What DI-engine's `_forward_learn` takes: a list of transition dicts of torch tensors
+    (a dict of named buffers' samples maps to a dict of such lists)."""
+    if isinstance(data, Batch):
+        cols = data.to_torch('cpu')._cols
+        return [_row(cols, i) for i in range(len(data))]
+    if isinstance(data, Mapping) and data and all(isinstance(v, (Batch, list)) for v in data.values()):
+        return {k: transition_list(v) for k, v in data.items()}
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+        return [getattr(d, 'data', d) if not isinstance(d, Mapping) else d for d in data]
+    return data
+
+
+class PolicyOutputs(dict):
+    """`forward_batch`'s result for a DI-engine policy: `{'action': np [B, ...]}` as our
+    collectors read it, plus `per_env` (the policy's own `{i: output}`) and `obs` (the
+    tensors it acted on) for `_process_transition`."""
+
+    def __init__(self, per_env: Mapping[int, Any], obs: Mapping[int, Any]) -> None:
+        super().__init__(action=np.stack([_to_numpy(out['action']) for out in per_env.values()]))
+        self.per_env, self.obs = per_env, obs
+
+
+def _to_numpy(x: Any) -> np.ndarray:
+    return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+# --- modes --------------------------------------------------------------------------------
+class _Attributes:
+    """DI-engine's `get_attribute(name)` asks `_get_<name>()` first, then `_<name>`."""
+
+    def get_attribute(self, name: str) -> Any:
+        getter = getattr(self._policy, '_get_' + name, None)
+        return getter() if callable(getter) else self._policy.get_attribute(name)
+
+    def set_attribute(self, name: str, value: Any) -> None:
+        setattr(self._policy, '_' + name, value)
+
+
+class _DictActing(_Attributes):
+    """`forward(dict)` straight to the hook; `forward_batch(obs)` through the dict form."""
+    _hook = ''
+
+    def forward(self, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(data, Mapping) or isinstance(data, Batch):
+            data = obs_by_env(data)
+        p = self._policy
+        with p._weights_lock:
+            return getattr(p, self._hook)(data, **kwargs)
+
+    def forward_batch(self, obs: Any, **kwargs: Any) -> PolicyOutputs:
+        data = obs_by_env(obs)
+        return PolicyOutputs(self.forward(data, **kwargs), data)
+
+
+class DIEngineCollectMode(_DictActing, CollectMode):
+    _hook = '_forward_collect'
+    transition_keys = ()  # the policy builds its own transitions
+
+    def process_transition(self, obs: Any, output: Mapping[str, Any], timestep: Any) -> Any:
+        return self._policy._process_transition(obs, output, timestep)
+
+    def get_train_sample(self, data: Any) -> Any:
+        return self._policy._get_train_sample(data)
+
+    def transition_recorder(self, env_num: int) -> Any:
+        """What the collectors record for this policy (ding/policy/di_engine_transitions.py)."""
+        from ding.policy.di_engine_transitions import DIEngineTransitions
+        return DIEngineTransitions(self, env_num)
+
+    def worker_actor(self) -> Any:
+        raise NotImplementedError(f'{type(self._policy).__name__} is a DI-engine-style policy: it acts in the '
+                                  f'main process, not inside env workers')
+
+    def state_dict(self) -> Dict[str, Any]:
+        hook = getattr(self._policy, '_state_dict_collect', None)
+        return hook() if hook is not None else {}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        hook = getattr(self._policy, '_load_state_dict_collect', None)
+        if hook is not None and state:
+            hook(state)
+
+
+class DIEngineEvalMode(_DictActing, EvalMode):
+    _hook = '_forward_eval'
+
+
+class DIEngineLearnMode(_Attributes, LearnMode):
+
+    def forward(self, data: Any) -> Any:
+        p = self._policy
+        data = transition_list(data)
+        with p._weights_lock:
+            out = p._forward_learn(data)
+            p.publish_weights()
+        return out
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        hook = getattr(self._policy, '_reset_learn', None)
+        if hook is not None:
+            hook(env_ids)
+
+    def info(self) -> str:
+        return repr(self._policy)
+
+
+MODE_CLASSES = {'learn': DIEngineLearnMode, 'collect': DIEngineCollectMode, 'eval': DIEngineEvalMode}

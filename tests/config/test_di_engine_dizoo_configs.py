@@ -1,0 +1,82 @@
+"""Acceptance: DI-engine 0.5.3's own dizoo configs, for the algorithms and envs ding ships,
+compile against ding; DI-engine keys ding ignores get one warning each; misspellings still fail."""
+import logging
+
+import pytest
+from easydict import EasyDict
+
+from ding.config import compile_config
+from ding.config import di_engine_keys
+from tests.di_engine_wheel import di_engine_file
+
+# (config file under dizoo/, what it trains); configs needing a reward model (GAIL, TREX, RND,
+# ICM, GCL) or a policy ding does not ship are out of scope.
+CONFIGS = [
+    f'classic_control/cartpole/config/cartpole_{name}_config.py'
+    for name in ('dqn', 'ppo', 'a2c', 'pg', 'c51', 'qrdqn', 'iqn', 'rainbow', 'ppo_offpolicy', 'sac', 'dqn_ddp',
+                 'ppo_ddp', 'qrdqn_generation_data')
+] + [
+    f'classic_control/pendulum/config/pendulum_{name}_config.py'
+    for name in ('sac', 'td3', 'ddpg', 'ppo', 'a2c', 'pg', 'dqn', 'sac_data_generation', 'td3_data_generation')
+] + [
+    f'box2d/lunarlander/config/lunarlander_{name}_config.py'
+    for name in ('dqn', 'dqn_deque', 'ppo', 'a2c', 'pg', 'offppo', 'c51', 'qrdqn', 'cont_sac', 'cont_td3',
+                 'cont_ddpg')
+] + [
+    f'mujoco/config/{env}_{algo}_config.py'
+    for env in ('halfcheetah', 'hopper', 'walker2d', 'ant') for algo in ('sac', 'td3', 'ddpg', 'onppo')
+]
+
+
+def load(path: str):
+    """main_config, create_config of a DI-engine config file (its `__main__` block not run)."""
+    namespace = {'__name__': 'di_engine_config'}
+    exec(compile(di_engine_file('dizoo/' + path), path, 'exec'), namespace)
+    return namespace['main_config'], namespace['create_config']
+
+
+@pytest.mark.parametrize('path', CONFIGS)
+def test_di_engine_config_compiles(path, caplog):
+    main, create = load(path)
+    with caplog.at_level(logging.WARNING, logger='ding.config'):
+        cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    assert cfg.policy.type == create.policy.type
+    for record in caplog.records:  # the only warnings: DI-engine keys ding accepts and ignores
+        assert 'is a DI-engine key that ding accepts but does not use' in record.getMessage()
+
+
+def test_cartpole_dqn_keys_that_failed_before_have_their_meaning():
+    main, create = load('classic_control/cartpole/config/cartpole_dqn_config.py')
+    assert create.replay_buffer.import_names == ['ding.data.buffer.deque_buffer_wrapper']
+    cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    assert cfg.policy.load_path == 'cartpole_dqn_seed0/ckpt/ckpt_best.pth.tar'
+    assert cfg.env.replay_path == 'cartpole_dqn_seed0/video'
+    assert cfg.policy.learn.learner.hook.load_ckpt_before_run == ''
+
+
+def test_a_misspelt_key_still_fails_with_did_you_mean():
+    main, create = load('classic_control/cartpole/config/cartpole_dqn_config.py')
+    main = EasyDict(main)
+    main.policy.learn.batch_szie = 32
+    with pytest.raises(KeyError, match=r"cfg.policy.learn.batch_szie \(did you mean 'batch_size'\?\)"):
+        compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    main.policy.learn.pop('batch_szie')
+    main.policy.load_pth = 'x'
+    with pytest.raises(KeyError, match=r"did you mean 'load_path'"):
+        compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+
+
+def test_an_ignored_di_engine_key_warns_once_naming_it(caplog, monkeypatch):
+    monkeypatch.setattr(di_engine_keys, '_warned', set())
+    main, create = load('classic_control/pendulum/config/pendulum_td3_config.py')
+    with caplog.at_level(logging.WARNING, logger='ding.config'):
+        for _ in range(3):
+            compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    messages = [r.getMessage() for r in caplog.records if 'policy.collect.collector' in r.getMessage()]
+    assert len(messages) == 1 and messages[0].startswith('config key cfg.policy.collect.collector is a DI-engine key')
+
+
+def test_naive_buffer_type_is_our_deque_buffer():
+    from ding.data import DequeBuffer
+    from ding.utils import BUFFER_REGISTRY
+    assert BUFFER_REGISTRY.lookup('naive') is DequeBuffer

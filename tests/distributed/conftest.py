@@ -1,0 +1,46 @@
+"""Shared fixtures: a Ray session for tests that launch on an existing cluster, and the check
+that no Ray process (raylet, gcs_server, workers) outlives a run."""
+import os
+import time
+
+import psutil
+import pytest
+
+RAY_NAMES = ('raylet', 'gcs_server', 'ray::', 'default_worker', 'dashboard', 'log_monitor', 'runtime_env')
+
+
+def ray_processes(since: float):
+    """Ray processes created after `since` (seconds since the epoch)."""
+    found = []
+    for p in psutil.process_iter(['name', 'cmdline', 'create_time']):
+        try:
+            if p.info['create_time'] < since - 1 or p.pid == os.getpid():
+                continue
+            text = ' '.join([p.info['name'] or ''] + (p.info['cmdline'] or []))
+            if any(n in text for n in RAY_NAMES) and 'pytest' not in text:
+                found.append((p.pid, text[:120]))
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return found
+
+
+def assert_no_ray_left(since: float, wait_s: float = 20.0) -> None:
+    deadline = time.time() + wait_s
+    while True:
+        left = ray_processes(since)
+        if not left or time.time() > deadline:
+            break
+        time.sleep(0.25)
+    assert not left, f'Ray processes outlived the run: {left}'
+
+
+@pytest.fixture(scope='session')
+def ray_session():
+    """One local Ray cluster for the in-process launches (the launcher keeps a session it did not
+    start); starting and tearing down a cluster per run is what the `ditask` tests check."""
+    import ray
+    since = time.time()
+    ray.init(num_cpus=2, include_dashboard=False, namespace='ding', log_to_driver=True)
+    yield ray
+    ray.shutdown()
+    assert_no_ray_left(since)

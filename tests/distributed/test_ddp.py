@@ -1,0 +1,60 @@
+"""DDP learners: ranks under torchrun hold bit-identical weights that match one learner trained
+on the concatenated batches (averaged gradients of equal-sized batches = the big batch's)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from tests.distributed import ddp_dqn_worker as worker
+
+
+def test_helpers_outside_a_group_are_identity():
+    from ding.utils import allreduce, allreduce_async, broadcast, get_rank, get_world_size, DistContext, DDPContext
+    from ding.utils.dist import all_ranks_true, sync_gradients
+    x = torch.arange(3.)
+    assert get_rank() == 0 and get_world_size() == 1 and DistContext is DDPContext
+    assert allreduce(x) is x and broadcast(x) is x and allreduce_async(x) is None
+    assert torch.equal(x, torch.arange(3.))
+    assert all_ranks_true(True) and not all_ranks_true(False)
+    sync_gradients([torch.nn.Parameter(torch.ones(2))])  # no group: nothing happens
+
+
+def _check_against_one_learner(tmp_path):
+    r0, r1 = (torch.load(tmp_path / f'rank{r}.pt') for r in (0, 1))
+    for k in r0:
+        assert torch.equal(r0[k], r1[k]), k  # bit-identical across ranks
+    from ding.policy import DQNPolicy
+    single = DQNPolicy(worker.make_cfg(False))
+    init = torch.load(tmp_path / 'init.pt')
+    single._model.load_state_dict(init)
+    single._target_model.load_state_dict(init)
+    for step in range(worker.STEPS):
+        parts = [worker.batch(step, r) for r in (0, 1)]
+        single.learn_mode.forward({k: np.concatenate([p[k] for p in parts]) for k in parts[0]})
+    moved = 0.0
+    for k, v in single._model.state_dict().items():
+        assert torch.allclose(r0[k], v, atol=1e-5, rtol=0), (k, (r0[k] - v).abs().max())
+        moved = max(moved, float((v - init[k]).abs().max()))
+    assert moved > 1e-2  # not vacuous: training moved the weights
+
+
+@pytest.mark.slow
+def test_learner_nodes_of_a_ray_run_form_one_ddp_group(ray_session, tmp_path):
+    from ding.framework import Parallel
+    from tests.distributed import mains
+    results = Parallel.runner(n_parallel_workers=2)(mains.ddp_learners_main, str(tmp_path))
+    assert results == {0: (0, 2), 1: (1, 2)}
+    _check_against_one_learner(tmp_path)
+
+
+def test_ddp_ranks_identical_and_match_one_learner_on_concatenated_batches(tmp_path):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    torchrun = os.path.join(os.path.dirname(sys.executable), 'torchrun')
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get('PYTHONPATH', ''), OMP_NUM_THREADS='1')
+    proc = subprocess.run([torchrun, '--standalone', '--nproc_per_node', '2', '-m', 'tests.distributed.ddp_dqn_worker',
+                           str(tmp_path)], cwd=root, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _check_against_one_learner(tmp_path)
