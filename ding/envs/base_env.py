@@ -13,9 +13,9 @@ from collections import namedtuple
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
-from easydict import EasyDict
 
 from ding.utils.dicts import deep_merge
+from ding.utils.class_config import merged_class_config
 
 BaseEnvTimestep = namedtuple('BaseEnvTimestep', ['obs', 'reward', 'done', 'info'])
 
@@ -45,14 +45,7 @@ class BaseEnv(ABC):
         stop_value=float('inf'),
     )
 
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        cfg = EasyDict()
-        for klass in reversed(cls.__mro__):
-            if 'config' in vars(klass):
-                cfg = deep_merge(cfg, klass.config)
-        cfg.cfg_type = cls.__name__ + 'Dict'
-        return cfg
+    default_config = classmethod(merged_class_config)
 
     def __init__(self, cfg: Any = None) -> None:
         self._cfg = deep_merge(self.default_config(), cfg or {})

@@ -7,7 +7,8 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 import numpy as np
 
 from ding.data.batch import Batch, as_batch
-from ding.policy.base_policy import Policy, _split_by_env
+from ding.policy.base_policy import Policy
+from ding.policy.policy_modes import _split_by_env
 from ding.utils.registry import POLICY_REGISTRY
 
 

@@ -95,6 +95,7 @@ sys.path.insert(0, {root!r})
 from ding.envs import DingEnvWrapper, SubprocessEnvManagerV2
 from tests.envs.mock_envs import CountingEnv
 if __name__ == '__main__':
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a parent started in the background ignores it
     m = SubprocessEnvManagerV2([lambda: DingEnvWrapper(CountingEnv(terminate_at=5))] * 4, dict(worker_num=2))
     m.launch()
     print(' '.join(map(str, m.worker_pids)), flush=True)

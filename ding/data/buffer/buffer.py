@@ -15,9 +15,8 @@ import threading
 from functools import partial
 from typing import Any, Callable, Dict, List, Optional
 
-from easydict import EasyDict
 
-from ding.utils.dicts import deep_merge
+from ding.utils.class_config import merged_class_config
 
 ACTIONS = ('push', 'sample', 'update', 'delete', 'clear')
 
@@ -26,14 +25,7 @@ class Buffer:
     """Base class: public methods run through the middleware chain into `_push`, `_sample`, ..."""
     config = dict(type=None, replay_buffer_size=10000)
 
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        cfg = EasyDict()
-        for klass in reversed(cls.__mro__):
-            if 'config' in vars(klass):
-                cfg = deep_merge(cfg, klass.config)
-        cfg.cfg_type = cls.__name__ + 'Dict'
-        return cfg
+    default_config = classmethod(merged_class_config)
 
     def __init__(self, size: int) -> None:
         if int(size) != size or size < 1:

@@ -15,7 +15,6 @@ as DI-engine's V1).
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
-from easydict import EasyDict
 
 from ding.envs.base_env import BaseEnv
 from ding.envs.env_manager import snapshot
@@ -27,6 +26,7 @@ from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
+from ding.utils.class_config import merged_class_config
 
 
 @ENV_MANAGER_REGISTRY.register('base_v2')
@@ -60,15 +60,7 @@ class BaseEnvManagerV2(TimestepAdapter):
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
 
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        """`config` merged up the class hierarchy (a subclass adds or overrides keys)."""
-        cfg = EasyDict()
-        for klass in reversed(cls.__mro__):
-            if 'config' in vars(klass):
-                cfg = deep_merge(cfg, klass.config)
-        cfg.cfg_type = cls.__name__ + 'Dict'
-        return cfg
+    default_config = classmethod(merged_class_config)
 
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
         if not env_fn:

@@ -1,0 +1,171 @@
+"""The three faces of a `Policy` (ding/policy/base_policy.py): `learn_mode`, `collect_mode` and
+`eval_mode`. Each is a thin view over the policy: the learner's update under the weights lock,
+and acting on a stacked observation batch (`forward_batch`, the hot path) with DI-engine's
+`{env_id: obs}` form as an adapter around it."""
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import copy
+
+import numpy as np
+import torch
+from easydict import EasyDict
+
+from ding.data.batch import Batch, as_batch
+
+if TYPE_CHECKING:
+    from ding.policy.base_policy import Policy
+
+
+def _to_numpy(out: Mapping[str, Any]) -> Dict[str, Any]:
+    return {k: (v.detach().cpu().numpy() if isinstance(v, torch.Tensor) else v) for k, v in out.items()}
+
+
+def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[str, Any]]:
+    return {env_id: {k: v[i] for k, v in out.items()} for i, env_id in enumerate(env_ids)}
+
+
+class _Mode:
+    name = ''
+
+    def __init__(self, policy: 'Policy') -> None:
+        self._policy = policy
+
+    def get_attribute(self, name: str) -> Any:
+        return self._policy.get_attribute(name)
+
+    @property
+    def cfg(self) -> EasyDict:
+        return self._policy.cfg
+
+    @property
+    def policy(self) -> 'Policy':
+        return self._policy
+
+    def __repr__(self) -> str:
+        return f'{type(self).__name__}({self._policy!r})'
+
+
+class LearnMode(_Mode):
+    name = 'learn'
+
+    def forward(self, data: Any) -> Dict[str, Any]:
+        """One update on `data` (a Batch, list of transitions or dict of columns)."""
+        p = self._policy
+        batch = as_batch(data).to_torch(p._device)
+        with p._weights_lock:
+            if not p._model.training:
+                p._model.train()
+            out = p._forward_learn(batch)
+            p.publish_weights()
+        return out
+
+    def state_dict(self) -> Dict[str, Any]:
+        """A copy taken between two updates, under the weights lock: torch's state dicts alias
+        the live tensors, which the next update (in async mode, in another thread) would change
+        under the caller, so a checkpoint could mix two optimizer steps."""
+        with self._policy._weights_lock:
+            return copy.deepcopy(self._policy._state_dict_learn())
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        with self._policy._weights_lock:
+            self._policy._load_state_dict_learn(state)
+            self._policy.publish_weights()
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        pass
+
+    def monitor_vars(self) -> List[str]:
+        return self._policy._monitor_vars_learn()
+
+
+class _ActingMode(_Mode):
+
+    def _forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        raise NotImplementedError
+
+    def forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, np.ndarray]:
+        """Act on a stacked observation array [B, ...]; returns numpy columns [B, ...]."""
+        with torch.no_grad():
+            return _to_numpy(self._forward_batch(self._policy.to_tensor(obs), **kwargs))
+
+    def forward(self, data: Any, **kwargs: Any) -> Any:
+        """DI-engine form: `{env_id: obs}` -> `{env_id: {'action': ..., ...}}`.
+        A stacked array or Batch goes straight to `forward_batch`."""
+        if isinstance(data, Mapping) and not isinstance(data, Batch):
+            env_ids = list(data.keys())
+            first = data[env_ids[0]]
+            if isinstance(first, Mapping):
+                obs = Batch.from_rows([data[i] for i in env_ids])
+            elif isinstance(first, torch.Tensor):
+                obs = torch.stack([data[i] for i in env_ids])
+            else:
+                obs = np.stack([np.asarray(data[i]) for i in env_ids])
+            return _split_by_env(env_ids, self.forward_batch(obs, **kwargs))
+        return self.forward_batch(data, **kwargs)
+
+
+class CollectMode(_ActingMode):
+    name = 'collect'
+
+    @property
+    def transition_keys(self) -> Sequence[str]:
+        return self._policy.transition_keys
+
+    def _forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        return self._policy._forward_collect(obs, **kwargs)
+
+    def process_transition(self, obs: Any, output: Mapping[str, Any], timestep: Any) -> Dict[str, Any]:
+        """One transition as a dict (the per-item compatible path)."""
+        info = getattr(timestep, 'info', {}) or {}
+        transition = {
+            'obs': obs,
+            'next_obs': timestep.obs,
+            'action': output['action'],
+            'reward': timestep.reward,
+            'done': bool(timestep.done) and not info.get('truncated', False),
+            'truncated': bool(info.get('truncated', False)),
+        }
+        for k in self.transition_keys:
+            transition[k] = output[k]
+        return transition
+
+    def get_train_sample(self, data: Any) -> Batch:
+        return self._policy._get_train_sample(as_batch(data))
+
+    def worker_actor(self) -> Callable[[], Any]:
+        """Picklable factory of the actor that collects inside env workers (env manager type
+        'worker_inference'); NotImplementedError when this policy has none."""
+        actor_fn = self._policy._worker_actor_fn()
+        if actor_fn is None:
+            raise NotImplementedError(f'{type(self._policy).__name__} cannot act inside env workers '
+                                      f'(it defines no _worker_actor_fn)')
+        return actor_fn
+
+    def worker_weights(self, seen_version: Optional[int] = None) -> Optional[Tuple[int, Dict[str, Any]]]:
+        """(version, collect-model state_dict) unless the weights are still at `seen_version`."""
+        return self._policy.acting_weights('collect', seen_version)
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        self._policy._reset_collect(env_ids)
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        pass
+
+
+class EvalMode(_ActingMode):
+    name = 'eval'
+
+    def _forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        return self._policy._forward_eval(obs, **kwargs)
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        self._policy._reset_eval(env_ids)
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        pass
