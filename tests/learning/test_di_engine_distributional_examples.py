@@ -5,26 +5,12 @@ import os
 import pathlib
 import subprocess
 import sys
-import zipfile
 
 import pytest
 
+from tests.di_engine_wheel import di_engine_file
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CACHE = pathlib.Path(os.environ.get('DING_TEST_CACHE', pathlib.Path.home() / '.cache' / 'ding-tests'))
-
-
-def di_engine_file(path: str) -> str:
-    """A file of DI-engine 0.5.3's wheel (downloaded once with pip into the test cache)."""
-    wheels = sorted(CACHE.glob('DI_engine-0.5.3-*.whl'))
-    if not wheels:
-        CACHE.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run([sys.executable, '-m', 'pip', 'download', '--no-deps', 'di-engine==0.5.3', '-d',
-                               str(CACHE), '-q'], capture_output=True, text=True, timeout=300)
-        wheels = sorted(CACHE.glob('DI_engine-0.5.3-*.whl'))
-        if not wheels:
-            pytest.skip(f'cannot download DI-engine 0.5.3: {proc.stderr[-500:]}')
-    with zipfile.ZipFile(wheels[0]) as z:
-        return z.read(path).decode()
 
 
 @pytest.mark.slow
