@@ -50,6 +50,7 @@ def test_learner_nodes_of_a_ray_run_form_one_ddp_group(ray_session, tmp_path):
     _check_against_one_learner(tmp_path)
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_ddp_ranks_identical_and_match_one_learner_on_concatenated_batches(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     torchrun = os.path.join(os.path.dirname(sys.executable), 'torchrun')

@@ -74,7 +74,9 @@ def test_di_engine_example_survives_a_killed_collector(tmp_path):
     assert killed.is_set()
     assert proc.returncode == 0, out[-3000:]
     assert 'stop_value 195.0 reached' in out
-    assert 'node 2 (collector) died; restarting it' in out or 'node 2 died and Ray is restarting it' in out
+    # the kill (a separate Ray client, seconds to connect) lands mid-run or while the run is ending
+    assert any(m in out for m in ('node 2 (collector) died; restarting it', 'node 2 died and Ray is restarting it',
+                                  'node 2 died while the run was ending')), out[-3000:]
 
 
 def _kill_node(node_id: int) -> None:

@@ -50,6 +50,7 @@ def _ditask(tmp_path, *flags, fail_node=None):
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr), out
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_ditask_runs_main_on_every_worker_and_exits_0(tmp_path):
     proc, out = _ditask(tmp_path, '--parallel-workers', '3', '--topology', 'mesh', '--labels', 'x,y',
                         '--node-ids', '4', '--mq-type', 'nng', '--ports', '50515')

@@ -2,6 +2,8 @@
 object-store references (read-only, zero-copy arrays), the learner's env_step is exactly the
 sum of the increments it consumed, each collector stays within its in-flight bound, and the
 collectors act on weights the learner published."""
+import pytest
+
 from ding.framework import Parallel
 from tests.distributed import mains
 
@@ -26,6 +28,7 @@ def test_collectors_feed_one_learner_through_the_object_store(ray_session):
         assert 0 < c['train_iter'] <= learner['train_iter']
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_a_collector_that_dies_is_restarted_and_rejoins(ray_session, tmp_path):
     marker = str(tmp_path / 'died_once')
     results = Parallel.runner(n_parallel_workers=3, topology='mesh')(mains.dqn_main, learner_steps=15, die_node=2,

@@ -30,6 +30,7 @@ def _peer_ids():
     return task.router.peer_ids
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_a_failing_node_ends_every_node_and_raises(ray_session):
     start = time.time()
     with pytest.raises(DistributedRunError, match='node 1 failed: ValueError: node 1 broke on purpose'):

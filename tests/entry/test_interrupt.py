@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 import torch
 
 SMALL = json.dumps({'env': {'n_evaluator_episode': 2},
@@ -48,6 +49,7 @@ def check_consistent(run_dir, env_step):
     return ctx
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path):
     train = start(tmp_path, 'train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '1000000',
                   '--checkpoint-freq', '1000000', '--config', SMALL, '--exp-name', 'run', '--no-progress')

@@ -17,7 +17,8 @@ def _train(algo: str, seed: int, run_dir: str):
     return start_run(main, create, info, seed, options, exp_name=run_dir)
 
 
-@pytest.mark.parametrize('algo', ALGOS)
+# Rainbow (the family's full combination) runs in `make test`; the others with the learning tests.
+@pytest.mark.parametrize('algo', [a if a == 'rainbow' else pytest.param(a, marks=pytest.mark.slow) for a in ALGOS])
 def test_reaches_195_on_cartpole_v0_seed0(tmp_path, algo):
     cfg, ctx = _train(algo, 0, str(tmp_path / algo))
     assert cfg.policy.type == algo

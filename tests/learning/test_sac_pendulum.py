@@ -13,6 +13,7 @@ def solve(algo: str, seed: int, tmp_path) -> dict:
     return reached
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_sac_solves_pendulum(tmp_path):
     reached = solve('sac', 0, tmp_path)
     assert reached['train_iter'] > 0

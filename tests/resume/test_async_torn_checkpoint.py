@@ -11,6 +11,7 @@ import os
 import threading
 from functools import partial
 
+import pytest
 import torch
 
 from ding.config import compile_config
@@ -65,6 +66,7 @@ def save_continuously(policy, directory: str, stop: threading.Event) -> None:
         stop.wait(0.002)  # leave the learner most of the second core
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
 def test_async_sac_checkpoints_are_never_torn(tmp_path):
     torch.set_num_threads(1)
     cfg = copy.deepcopy(main_config)

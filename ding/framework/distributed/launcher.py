@@ -83,6 +83,8 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, _terminate)
+        # Ctrl-C stops the run even where the shell started it with SIGINT ignored (a background job)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     actors: Dict[int, Any] = {}
     registry, launch_id = None, 0
     try:
@@ -197,6 +199,12 @@ def _wait(ray: Any, refs: Dict[Any, int], actors: Dict[int, Any], timeout_s: Opt
                 # the run is ending: a node restarted meanwhile may have missed the broadcast finish
                 _finish_all(ray, {k: a for k, a in actors.items() if k not in results})
             except Exception as e:  # the node's main() raised or its process died
+                if results and failure is None and _died(ray, e):
+                    # the run is ending (a node returned): a node that died or is being restarted
+                    # meanwhile has nothing left to contribute; that is no failure of the run
+                    logger.warning('node %s died while the run was ending: %s', node_id, type(e).__name__)
+                    results[node_id] = None
+                    continue
                 again = restart(node_id, e) if restart is not None and failure is None and not results else None
                 if again is not None:
                     refs[again] = node_id
@@ -220,6 +228,12 @@ def _wait(ray: Any, refs: Dict[Any, int], actors: Dict[int, Any], timeout_s: Opt
         cause = getattr(error, 'cause', None) or error  # a RayTaskError wraps the node's own exception
         raise DistributedRunError(f'{where} failed: {type(cause).__name__}: {cause}') from error
     return results
+
+
+def _died(ray: Any, error: BaseException) -> bool:
+    """The node's process died (or Ray is restarting it), as opposed to its main() raising."""
+    ex = ray.exceptions
+    return isinstance(error, ex.RayActorError) and not isinstance(error, ex.RayTaskError)
 
 
 def _finish_all(ray: Any, actors: Dict[int, Any]) -> None:
