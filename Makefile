@@ -6,16 +6,13 @@ PYTHON ?= $(VENV)/bin/python
 PIP = $(PYTHON) -m pip
 TORCH_PIN ?= torch==2.13.0
 
-.PHONY: install install-test run test test-slow test-all bench
+.PHONY: install run test test-slow test-all bench
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 
+# With the test extra, so that one install serves `make run`, `make test` and the test tools.
 install: $(PYTHON)
-	$(PIP) install -q "$(TORCH_PIN)"
-	$(PIP) install -q -e .
-
-install-test: $(PYTHON)
 	$(PIP) install -q "$(TORCH_PIN)"
 	$(PIP) install -q -e ".[test]"
 
@@ -23,14 +20,14 @@ run: install
 	$(PYTHON) -m dizoo.classic_control.cartpole.entry.cartpole_dqn_main
 
 # The newcomer's check: every test but the long learning runs (about a minute).
-test: install-test
+test: install
 	$(PYTHON) -m pytest -q -m "not slow" tests
 
 # The learning runs: every algorithm family, the 3-seed bars and determinism (CI runs these too).
-test-slow: install-test
+test-slow: install
 	$(PYTHON) -m pytest -q -m slow tests
 
-test-all: install-test
+test-all: install
 	$(PYTHON) -m pytest -q tests
 
 bench: install
