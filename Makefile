@@ -19,7 +19,7 @@ install: $(PYTHON)
 run: install
 	$(PYTHON) -m dizoo.classic_control.cartpole.entry.cartpole_dqn_main
 
-# The newcomer's check: every test but the long learning runs (about a minute).
+# The newcomer's check: every test but the long learning runs (under two minutes).
 test: install
 	$(PYTHON) -m pytest -q -m "not slow" tests
 
