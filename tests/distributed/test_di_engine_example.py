@@ -50,17 +50,31 @@ def test_di_engine_example_survives_a_killed_collector(tmp_path):
     ditask = os.path.join(os.path.dirname(sys.executable), 'ditask')
     proc = subprocess.Popen([ditask, '--package', '.', '--main', 'dqn.main', '--parallel-workers', '4', '--topology',
                              'mesh'], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines, killed = [], threading.Event()
+    # connecting a Ray client takes seconds and the run may end a few seconds after the trigger, so
+    # the killer connects while the run starts and only waits for the word
+    killer = subprocess.Popen([sys.executable, '-c', KILLER.format(node_id=2)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, ready, killed = [], threading.Event(), threading.Event()
+    killer_out = []
+
+    def read_killer():
+        for line in killer.stdout:
+            killer_out.append(line)
+            if line.startswith('ready'):
+                ready.set()
 
     def read():
         for line in proc.stdout:
             lines.append(line)
             if 'train_iter=100 ' in line and not killed.is_set():
                 killed.set()
-                threading.Thread(target=_kill_node, args=(2, ), daemon=True).start()
+                ready.wait(120)
+                killer.stdin.write('kill\n')
+                killer.stdin.flush()
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    threads = [threading.Thread(target=f, daemon=True) for f in (read, read_killer)]
+    for t in threads:
+        t.start()
     try:
         proc.wait(timeout=500)
     except subprocess.TimeoutExpired:
@@ -68,19 +82,45 @@ def test_di_engine_example_survives_a_killed_collector(tmp_path):
         proc.wait(timeout=60)
         pytest.fail('the example did not end: ' + ''.join(lines[-50:]))
     finally:
-        reader.join(10)
+        threads[0].join(10)
+        killer.stdin.close()
+        try:
+            killer.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            killer.kill()
+        threads[1].join(10)
         assert_no_ray_left(since)
     out = ''.join(lines)
     assert killed.is_set()
+    assert any(line.startswith('killed') for line in killer_out), ''.join(killer_out)[-3000:]
     assert proc.returncode == 0, out[-3000:]
     assert 'stop_value 195.0 reached' in out
-    # the kill (a separate Ray client, seconds to connect) lands mid-run or while the run is ending
+    # the kill lands mid-run, or while the run is ending
     assert any(m in out for m in ('node 2 (collector) died; restarting it', 'node 2 died and Ray is restarting it',
                                   'node 2 died while the run was ending')), out[-3000:]
 
 
-def _kill_node(node_id: int) -> None:
-    script = ('import ray; ray.init(address="auto", namespace="ding", log_to_driver=False); '
-              'reg = ray.get_actor("ding_registry", namespace="ding"); '
-              f'ray.kill(ray.get(reg.nodes.remote())[{node_id}], no_restart=False); print("killed")')
-    subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, timeout=120)
+# Connects to the run's cluster as soon as its registry exists, says `ready`, and kills node
+# {node_id}'s actor (restartable, as a crash would leave it) when a line arrives on stdin.
+KILLER = """
+import sys, time
+import ray
+deadline = time.time() + 120
+while True:
+    try:
+        ray.init(address='auto', namespace='ding', log_to_driver=False)
+        reg = ray.get_actor('ding_registry', namespace='ding')
+        nodes = ray.get(reg.nodes.remote())
+        if {node_id} in nodes:
+            break
+    except Exception as e:
+        if time.time() > deadline:
+            raise
+    ray.shutdown()
+    time.sleep(0.5)
+print('ready', flush=True)
+if sys.stdin.readline().strip() == 'kill':  # an empty line: the run ended first
+    ray.kill(ray.get(reg.nodes.remote())[{node_id}], no_restart=False)
+    print('killed', flush=True)
+ray.shutdown()
+"""
