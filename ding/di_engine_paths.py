@@ -42,7 +42,7 @@ SAME_MODULE: Dict[str, str] = {
     'ding.framework.middleware.ckpt_handler': f'{_MW}.ckpt_handler',
 }
 
-_Q_MODELS = ('DQN', 'C51DQN', 'QRDQN', 'IQN', 'FQF', 'RainbowDQN')
+_Q_MODELS = ('DQN', 'C51DQN', 'QRDQN', 'IQN', 'FQF', 'RainbowDQN', 'DRQN')
 _FUNCTIONAL = (
     'trainer', 'multistep_trainer', 'offpolicy_data_fetcher', 'data_pusher', 'offline_data_fetcher',
     'offline_data_saver', 'sqil_data_pusher', 'buffer_saver', 'inferencer', 'rolloutor', 'TransitionList',
@@ -51,6 +51,8 @@ _FUNCTIONAL = (
     'gae_estimator', 'montecarlo_return_estimator', 'reward_estimator', 'her_data_enhancer',
     'nstep_reward_enhancer', 'priority_calculator', 'epoch_timer'
 )
+_DATASETS = ('create_dataset', 'NaiveRLDataset', 'HDF5Dataset', 'D4RLDataset', 'DatasetStatistics',
+             'offline_data_save_type')
 _UTILS_REGISTRIES = (
     'registries', 'POLICY_REGISTRY', 'MODEL_REGISTRY', 'ENV_REGISTRY', 'ENV_MANAGER_REGISTRY', 'BUFFER_REGISTRY',
     'REWARD_MODEL_REGISTRY', 'ENV_WRAPPER_REGISTRY', 'DATASET_REGISTRY', 'LEARNER_REGISTRY',
@@ -76,6 +78,8 @@ NAMES: Dict[str, Dict[str, Sequence[str]]] = {  # DI-engine module -> {our modul
     'ding.utils.log_helper': {'ding.utils': ('build_logger', )},
     'ding.utils.log_writer_helper': {'ding.utils': ('DistributedWriter', )},
     'ding.utils.registry_factory': {'ding.utils': _UTILS_REGISTRIES},
+    'ding.utils.data': {'ding.data': _DATASETS},
+    'ding.utils.data.dataset': {'ding.data': _DATASETS},
 }
 
 

@@ -9,6 +9,7 @@ Implemented (declared as defaults by compile_config, read where named):
   (train iterations between log lines), `.save_ckpt_after_run` (ding/entry/learner_hooks.py).
 - `env.replay_path`: `ding -m eval` records the evaluation episodes there as a GIF.
 - `policy.cuda`, `policy.multi_gpu`: in every policy's own defaults.
+- `policy.other.her`: `HerRewardModel`'s config (ding/reward_model/her_reward_model.py).
 A key that is neither declared nor listed below is a misspelling: compile_config fails naming it.
 """
 import logging
@@ -26,6 +27,8 @@ POLICY_COMMON = EasyDict(
         save_ckpt_after_iter=None,  # None: the pipeline's own checkpoint frequency
         save_ckpt_after_run=True,
     ))),
+    # hindsight relabelling of any off-policy policy: HerRewardModel(cfg.policy.other.her), which checks its keys
+    other=dict(her=dict()),
 )
 ENV_REPLAY = EasyDict(replay_path=None)
 

@@ -24,6 +24,12 @@ _EXPORTS = {
     'FileStorage': 'storage_loader',
     'offline_data_save_type': 'offline_save',
     'save_offline_data': 'offline_save',
+    'create_dataset': 'offline_dataset',
+    'OfflineRLDataset': 'offline_dataset',
+    'NaiveRLDataset': 'offline_dataset',
+    'HDF5Dataset': 'offline_dataset',
+    'D4RLDataset': 'offline_dataset',
+    'DatasetStatistics': 'offline_dataset',
 }
 _lazy_getattr, _lazy_dir = lazy_exports(__name__, _EXPORTS)
 _TORCH_DATA = ('Dataset', 'DataLoader')  # DI-engine re-exports torch's here
@@ -40,6 +46,9 @@ def __dir__():
     return sorted(set(_lazy_dir()) | set(_TORCH_DATA))
 
 # config `replay_buffer.type` -> the module that registers it
-from ding.utils.registry import BUFFER_REGISTRY  # noqa: E402
+from ding.utils.registry import BUFFER_REGISTRY, DATASET_REGISTRY  # noqa: E402
 
-BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'buffer.di_engine_types'})
+BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'buffer.di_engine_types',
+                                  'episode': 'buffer.di_engine_types'})
+# config `policy.collect.data_type` -> the module that registers the dataset
+DATASET_REGISTRY.declare(__name__, {'naive': 'offline_dataset', 'hdf5': 'offline_dataset', 'd4rl': 'offline_dataset'})

@@ -1,46 +1,114 @@
-"""Writing collected transitions to a file for offline RL: 'naive' (a torch pickle of the column
-dict) or 'hdf5' (one dataset per column, nested columns as groups; h5py imported only then).
-`offline_data_save_type` is DI-engine's name for it."""
+"""Writing collected transitions to a file for offline RL.
+
+Formats (`data_type`):
+- 'naive': a pickle of a list of transition dicts, DI-engine's layout (its `NaiveRLDataset`
+  reads it with `pickle.load`);
+- 'hdf5': one hdf5 dataset per column (`obs`, `action`, `reward`, `done`, `next_obs`, and any
+  other column the collector wrote; nested columns as groups), DI-engine's column names;
+- 'd4rl': D4RL's layout (`observations`, `actions`, `rewards`, `terminals`, `timeouts`,
+  `next_observations`), which `create_dataset` reads back with data_type 'd4rl'.
+hdf5 needs h5py (`pip install "ding[offline]"`), imported only when used. Every file is written
+atomically: a crash leaves the previous file or none, never a truncated one.
+
+`save_offline_data` writes exactly to `path`. `offline_data_save_type` is DI-engine's function,
+with its file naming: for 'hdf5' a path `x.pkl` becomes `x_demos.hdf5` (a path already ending
+in .hdf5 / .h5 is kept), which is where DI-engine's offline configs then read it.
+"""
+import logging
 import os
-from typing import Any
+import pickle
+from typing import Any, Dict
+
+import numpy as np
 
 from ding.data.batch import Batch, as_batch
-from ding.utils.fileio import atomic_torch_save
+from ding.utils.fileio import atomic_write_with
 
-DATA_TYPES = ('naive', 'hdf5')
+DATA_TYPES = ('naive', 'hdf5', 'd4rl')
+logger = logging.getLogger('ding.data')
 
-
-def save_offline_data(data: Any, path: str, data_type: str = 'naive') -> None:
-    """Save `data` (a Batch, or anything `as_batch` takes: a list of transition dicts, ...)."""
-    if data_type not in DATA_TYPES:
-        raise ValueError(f'data_type must be one of {DATA_TYPES}, got {data_type!r}')
-    batch = as_batch(data).to_numpy()
-    if data_type == 'naive':
-        atomic_torch_save(batch.to_dict(), path)
-    else:
-        _save_hdf5(batch, path)
+# our column -> D4RL's key
+D4RL_KEYS = {'obs': 'observations', 'action': 'actions', 'reward': 'rewards', 'done': 'terminals',
+             'truncated': 'timeouts', 'next_obs': 'next_observations'}
 
 
-def offline_data_save_type(exp_data: Any, expert_data_path: str, data_type: str = 'naive') -> None:
-    """DI-engine's `ding.data.offline_data_save_type(exp_data, expert_data_path, data_type)`."""
-    save_offline_data(exp_data, expert_data_path, data_type)
-
-
-def _save_hdf5(batch: Batch, path: str) -> None:
+def import_h5py(purpose: str) -> Any:
     try:
         import h5py
     except ImportError as err:
-        raise ImportError("saving data_type='hdf5' needs h5py: pip install h5py (or use data_type='naive')") from err
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + '.tmp'
-    with h5py.File(tmp, 'w') as f:
-        _write_group(f, batch)
-    os.replace(tmp, path)
+        raise ImportError(f'{purpose} needs h5py, which is not installed; install it with: '
+                          f'pip install "ding[offline]" (or pip install h5py)') from err
+    return h5py
+
+
+def save_offline_data(data: Any, path: str, data_type: str = 'naive') -> str:
+    """Save `data` (a Batch, a list of transition dicts, or a dict of columns) to `path`."""
+    if data_type not in DATA_TYPES:
+        raise ValueError(f'data_type must be one of {DATA_TYPES}, got {data_type!r}')
+    batch = as_batch(data).to_numpy()
+    if len(batch) == 0:
+        raise ValueError(f'save_offline_data: no transitions to save to {path}')
+    if data_type == 'naive':
+        rows = [row.to_dict() for row in batch]
+        atomic_write_with(path, lambda f: pickle.dump(rows, f, protocol=pickle.HIGHEST_PROTOCOL))
+    elif data_type == 'hdf5':
+        _write_hdf5(path, lambda f: _write_group(f, batch))
+    else:
+        _write_hdf5(path, lambda f: _write_columns(f, d4rl_columns(batch)))
+    logger.info('saved %d transitions (%s) to %s', len(batch), data_type, path)
+    return path
+
+
+def di_engine_save_path(path: str, data_type: str) -> str:
+    """Where DI-engine's savers put `data_type` data asked for at `path`."""
+    if data_type != 'hdf5' or path.endswith(('.hdf5', '.h5')):
+        return path
+    return path[:-len('.pkl')] + '_demos.hdf5' if path.endswith('.pkl') else path + '_demos.hdf5'
+
+
+def offline_data_save_type(exp_data: Any, expert_data_path: str, data_type: str = 'naive') -> str:
+    """DI-engine's `ding.data.offline_data_save_type(exp_data, expert_data_path, data_type)`;
+    returns the path written."""
+    return save_offline_data(exp_data, di_engine_save_path(expert_data_path, data_type), data_type)
+
+
+def d4rl_columns(batch: Batch) -> Dict[str, np.ndarray]:
+    """D4RL's arrays from our columns; `timeouts` is all False when the data has no `truncated`."""
+    missing = [k for k in ('obs', 'action', 'reward', 'done', 'next_obs') if k not in batch]
+    if missing:
+        raise KeyError(f'd4rl format needs the columns obs, action, reward, done, next_obs; missing {missing}')
+    columns = {D4RL_KEYS[k]: np.asarray(batch[k]) for k in D4RL_KEYS if k in batch}
+    columns['terminals'] = columns['terminals'].astype(bool)
+    columns['timeouts'] = np.asarray(batch['truncated'], dtype=bool) if 'truncated' in batch else \
+        np.zeros(len(batch), dtype=bool)
+    return columns
+
+
+def _write_hdf5(path: str, fill: Any) -> None:
+    """Build the file under a temporary name, then rename it over `path`."""
+    h5py = import_h5py('saving hdf5 data')
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    tmp = os.path.join(directory, f'.{os.path.basename(path)}.{os.getpid()}.tmp')
+    try:
+        with h5py.File(tmp, 'w') as f:
+            fill(f)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _write_columns(group: Any, columns: Dict[str, np.ndarray]) -> None:
+    for k, v in columns.items():
+        group.create_dataset(k, data=v)
 
 
 def _write_group(group: Any, batch: Batch) -> None:
     for k, v in batch.items():
         if isinstance(v, Batch):
             _write_group(group.create_group(k), v)
+        elif np.asarray(v).dtype == object:
+            raise TypeError(f'column {k!r} holds Python objects, which hdf5 cannot store; use data_type="naive"')
         else:
             group.create_dataset(k, data=v)

@@ -36,3 +36,13 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f'must be an integer, got {text!r}') from None
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'must be a number, got {text!r}') from None
+    if not value >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f'must be a number >= 0, got {text}')
+    return value

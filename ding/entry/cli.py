@@ -4,6 +4,7 @@
     ding resume RUN_DIR                                continue a run     (ding.entry.resume)
     ding eval   RUN_DIR_OR_CKPT [--render OUT.gif]     evaluate / render  (ding.entry.evaluate)
     ding plot   RUN_DIR... -o curve.png                learning curves    (ding.entry.plot)
+    ding export RUN_DIR --format torchscript|onnx      deployable actor   (ding.entry.export)
     ding list                                          what is available  (ding.entry.listing)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
@@ -29,6 +30,7 @@ SUBCOMMANDS = {
     'resume': ('ding.entry.resume', 'continue a run from its last checkpoint'),
     'eval': ('ding.entry.evaluate', 'evaluate a run or checkpoint, optionally rendering a video'),
     'plot': ('ding.entry.plot', 'plot evaluation return against env steps'),
+    'export': ('ding.entry.export', 'export a run\'s greedy actor as TorchScript or ONNX'),
     'list': ('ding.entry.listing', 'list algorithms, envs and tuned configs'),
 }
 
@@ -51,6 +53,11 @@ def _user_errors() -> tuple:
     from ding.framework.middleware.run_state_file import RunStateUnreadable
     from ding.utils.checkpoint_io import CheckpointError
     return ChoiceError, ConfigKeyError, FileNotFoundError, UsageError, CheckpointError, RunStateUnreadable
+
+
+def _distributed_run_error() -> type:
+    from ding.framework.distributed.launcher import DistributedRunError  # imports no ray
+    return DistributedRunError
 
 
 def _error(message: Any) -> int:
@@ -80,6 +87,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except _user_errors() as err:
         return _error(err)
     except EnvFaultError as err:  # an env kept failing: its own error, no traceback of ours
+        print(f'ding: error: {err}', file=sys.stderr)
+        return 1
+    except _distributed_run_error() as err:  # a node failed: the launcher ended every node
         print(f'ding: error: {err}', file=sys.stderr)
         return 1
     except RunInterrupted as stop:  # SIGINT / SIGTERM: checkpointed at the end of the step

@@ -93,15 +93,27 @@ def play(policy: Any, env: Any, episodes: int, seed: int, render: bool) -> Tuple
     return returns, frames
 
 
+VIDEO_ENCODER = {'.gif': 'PIL', '.mp4': 'imageio_ffmpeg'}  # video suffix -> the module that encodes it
+
+
 def check_render_target(path: str) -> None:
     """Before any episode is played: the video type is known and its packages are installed
-    (pygame draws the frames, imageio writes them, pillow encodes a GIF)."""
+    (pygame draws the frames, imageio writes them, pillow encodes a GIF, imageio-ffmpeg's own
+    ffmpeg binary an MP4)."""
     ext = os.path.splitext(path)[1].lower()
-    if ext not in ('.gif', '.mp4'):
+    if ext not in VIDEO_ENCODER:
         raise UsageError(f'--render must end in .gif or .mp4, got {path!r}')
     import importlib
-    for module in ('pygame', 'imageio') + (('PIL', ) if ext == '.gif' else ()):
+    os.environ.setdefault('PYGAME_HIDE_SUPPORT_PROMPT', '1')  # set before pygame's first import prints it
+    for module in ('pygame', 'imageio', VIDEO_ENCODER[ext]):
         importlib.import_module(module)  # an ImportError names the extra (ding.entry.extras)
+    if ext == '.mp4':
+        import imageio_ffmpeg
+        try:
+            imageio_ffmpeg.get_ffmpeg_exe()  # the binary its wheel carries (or IMAGEIO_FFMPEG_EXE)
+        except RuntimeError as err:
+            raise UsageError(f'no ffmpeg binary to write an .mp4 ({err}); install it with: '
+                             f'pip install "ding[video]"') from err
 
 
 def write_video(frames: List[np.ndarray], path: str, fps: int) -> None:
@@ -117,8 +129,8 @@ def write_video(frames: List[np.ndarray], path: str, fps: int) -> None:
     try:
         if ext == '.gif':
             imageio.mimsave(tmp, frames, duration=1000.0 / fps, loop=0)
-        else:
-            imageio.mimsave(tmp, frames, fps=fps)
+        else:  # H.264 in yuv420p needs even sides only, not imageio's default multiple of 16
+            imageio.mimsave(tmp, frames, fps=fps, macro_block_size=2)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -14,6 +14,10 @@ EXTRA_OF_MODULE = {
     'imageio': 'video',
     'PIL': 'video',
     'pygame': 'video',
+    'imageio_ffmpeg': 'video',
+    'onnx': 'export',
+    'onnxruntime': 'export',
+    'h5py': 'offline',
 }
 
 

@@ -145,6 +145,9 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     extra = {'ckpt_saver': ckpt_saver} if hasattr(ckpt_saver, 'state_dict') else {}
     if nstep is not None:
         extra['nstep_reward_enhancer'] = nstep
+    # a recurrent policy's collect mode keeps each env's hidden state: the in-flight episodes need it
+    if getattr(parts.policy.collect_mode, 'keeps_episode_state', False):
+        extra['collect_mode'] = parts.policy.collect_mode
     saver = mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
                              every_env_step=options.checkpoint_freq, resume=options.resume, extra=extra)
     stop = StopOnSignals(saver, run_dir.root) if options.stop_on_signals else None

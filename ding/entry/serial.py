@@ -2,7 +2,8 @@
 
 `-s` may repeat (one run per seed, run directories `<exp_name>_seed<N>` when several).
 `serial` and `serial_onpolicy` run the pipeline the policy's config implies (off-policy,
-on-policy, or episodes for PG; see `ding.entry.pipeline`); `eval` evaluates a checkpoint
+on-policy, or episodes for PG; see `ding.entry.pipeline`); `serial_offline` trains on the
+config's dataset (`ding.entry.serial_offline`); `eval` evaluates a checkpoint
 (`--ckpt`, default the run's best) of the
 run directory the config names.
 """
@@ -31,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help='env steps between resume checkpoints')
     parser.add_argument('--ckpt', default=None, help='(eval mode) checkpoint to evaluate')
     parser.add_argument('--episodes', type=int, default=None, help='(eval mode) episodes, default n_evaluator_episode')
+    parser.add_argument('--resume', action='store_true',
+                        help='(serial_offline) continue the run from its ckpt/run_state.pt')
     parser.add_argument('-v', '--verbose', action='store_true')
     return parser
 
@@ -44,8 +47,13 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
         raise choice_error('mode', mode, list(MODES))
     main, create = read_config(config_path)
     if mode == 'serial_offline':
-        raise NotImplementedError('ding -m serial_offline is not supported yet: no offline policy is registered; '
-                                  'use an offline pipeline script (offline_data_fetcher + trainer)')
+        from ding.entry.serial_offline import serial_pipeline_offline
+        policy = serial_pipeline_offline((main, create), seed=seed, exp_name=exp_name,
+                                         max_train_iter=args.max_train_iter or int(1e10), resume=args.resume)
+        ctx = policy.final_ctx
+        print(f'finished: train_iter={ctx.train_iter} epochs={ctx.train_epoch} last eval return='
+              f'{ctx.last_eval_value:.2f}')
+        return
     if mode == 'eval':
         from ding.entry.evaluate import evaluate
         path, render = eval_target(main, args.ckpt, exp_name)

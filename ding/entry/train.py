@@ -2,6 +2,7 @@
 
     ding train --algo dqn --env CartPole-v1 [--config JSON] [-f TUNED.yaml|CONFIG.py]
                [--seed N] [--max-env-step N] [--checkpoint-freq N] [--exp-name NAME]
+               [--collectors N [--learners M] [--address HOST:PORT] ...]   (on Ray)
 
 The run directory records in `run.json` the user-level config and the bounds, which is all
 `ding resume` needs to rebuild the same pipeline.
@@ -15,7 +16,7 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 
 from easydict import EasyDict
 
-from ding.entry.arguments import UsageError, positive_int, seed_value
+from ding.entry.arguments import UsageError, non_negative_float, positive_int, seed_value
 from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
 from ding.entry.pipeline import RunOptions, build_parts, run_training
 from ding.utils.dicts import deep_merge
@@ -36,6 +37,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
     parser.add_argument('--no-progress', action='store_true', 
                         help='no live progress line (progress.csv and result.json are still written)')
+    dist = parser.add_argument_group('distributed (on Ray; also the config section `distributed:`)')
+    dist.add_argument('--collectors', type=positive_int, default=None,
+                      help='collector actors: the run goes distributed (ding.entry.distributed_train)')
+    dist.add_argument('--learners', type=positive_int, default=None,
+                      help='learner actors (default 1); more than 1 train one model data-parallel')
+    dist.add_argument('--address', default=None, help='Ray cluster to join, HOST:PORT or auto (default: a local '
+                      'cluster for this run)')
+    dist.add_argument('--cpus-per-collector', type=non_negative_float, default=None,
+                      help='CPUs Ray reserves per collector (fractions allowed; default 0: cores shared)')
+    dist.add_argument('--gpus-per-learner', type=non_negative_float, default=None,
+                      help='GPUs Ray reserves per learner (fractions allowed; default 0)')
+    dist.add_argument('--torch-threads', type=positive_int, default=None, help='torch threads per actor (default 1)')
+    dist.add_argument('--pin-cpus', action='store_true', help='pin each actor to one core')
 
 
 def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str]) -> Tuple[EasyDict, EasyDict, Dict]:
@@ -91,8 +105,8 @@ def parse_overrides(text: Optional[str]) -> Dict[str, Any]:
 
 
 def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int, options: RunOptions,
-              exp_name: Optional[str] = None) -> Any:
-    """Compile, record run.json, build and run. Returns (cfg, ctx)."""
+              exp_name: Optional[str] = None, plan: Any = None) -> Any:
+    """Compile, record run.json, build and run (on Ray with an active `plan`). Returns (cfg, ctx)."""
     from ding.config import compile_config
     from ding.config.io import to_plain
     env_slug = str(info.get('env') or 'env').lower().replace('/', '_')
@@ -104,9 +118,17 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
         RunDir(cfg.exp_name).write_meta({
             **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
             'progress': options.progress, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
-            'create_config': to_plain(create)})
+            'create_config': to_plain(create), **({'distributed': plan.to_dict()} if plan else {})})
         parts = build_parts(cfg)  # model config errors, missing env packages: before any step
     print(f'run directory: {os.path.abspath(cfg.exp_name)}', flush=True)
+    if plan is not None:
+        parts.close()  # checked here; the nodes build their own
+        from ding.entry.distributed_train import launch_training
+        with removed_on_failure(cfg.exp_name, only=UsageError):  # the cluster cannot hold the plan
+            results = launch_training(cfg, main, create, seed, options, plan)
+        final = results.get(plan.learners) or {}  # the evaluator's counters: the run's totals
+        return cfg, EasyDict(env_step=final.get('env_step', 0), train_iter=final.get('train_iter', 0),
+                             env_episode=final.get('env_episode', 0), last_eval_value=final.get('last_eval_value'))
     try:
         ctx = run_training(cfg, parts, options)
     finally:
@@ -115,28 +137,32 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
 
 
 @contextlib.contextmanager
-def removed_on_failure(run_dir: str) -> Iterator[None]:
-    """A run whose setup fails leaves no directory behind (compile_config made it new for
-    this run, so nothing else is in it)."""
+def removed_on_failure(run_dir: str, only: type = BaseException) -> Iterator[None]:
+    """A run whose setup fails (with `only`) leaves no directory behind (compile_config made
+    it new for this run, so nothing else is in it)."""
     try:
         yield
-    except BaseException:
+    except only:
         shutil.rmtree(run_dir, ignore_errors=True)
         raise
 
 
 def summary(ctx: Any) -> str:
     last = ctx.last_eval_value
+    last = 'none' if last is None else f'{last:.2f}'
     return (f'finished: env_step={ctx.env_step} train_iter={ctx.train_iter} episodes={ctx.env_episode} '
-            f'last eval return={last:.2f}')
+            f'last eval return={last}')
 
 
 def main(args: argparse.Namespace) -> int:
     main_cfg, create_cfg, info = resolve_config(args.algo, args.env, args.file)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
+    from ding.entry.distributed_train import SECTION, plan_from
+    plan = plan_from(main_cfg.pop(SECTION, None), args)  # not a key compile_config knows
     budget = args.max_env_step if args.max_env_step is not None else info.get('budget_env_steps')
     options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress,
                          stop_on_signals=True)
-    cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name)
+    cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name,
+                         plan=plan if plan.active else None)
     print(summary(ctx))
     return 0

@@ -11,6 +11,7 @@ _EXPORTS = {
     'IQN': 'iqn',
     'RainbowDQN': 'rainbow',
     'FQF': 'fqf',
+    'DRQN': 'drqn',
     'NoisyLinear': 'noisy',
     'DiscreteHead': 'heads',
     'DuelingHead': 'heads',
@@ -18,6 +19,11 @@ _EXPORTS = {
     'PG': 'pg',
     'ContinuousQAC': 'qac',
     'DiscreteQAC': 'qac',
+    'QAC': 'qac',  # the name DI-engine's ding/example/cql.py imports
+    'DiscreteBC': 'bc',
+    'ContinuousBC': 'bc',
+    'IQLModel': 'iql',
+    'BCQ': 'bcq',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -25,5 +31,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 from ding.utils.registry import MODEL_REGISTRY  # noqa: E402
 
 MODEL_REGISTRY.declare(__name__, {
+    'discrete_bc': 'bc', 'continuous_bc': 'bc', 'iql': 'iql', 'bcq': 'bcq',
     'dqn': 'dqn', 'c51dqn': 'c51', 'qrdqn': 'qrdqn', 'iqn': 'iqn', 'rainbowdqn': 'rainbow', 'fqf': 'fqf',
+    'drqn': 'drqn',
 })

@@ -152,3 +152,6 @@ class DiscreteQAC(nn.Module):
     def compute_critic(self, inputs: Any) -> Dict[str, Any]:
         obs = inputs['obs'] if isinstance(inputs, dict) else inputs
         return {'q_value': _unstack(self.q_all(obs))}
+
+
+QAC = ContinuousQAC  # DI-engine's ding/example/cql.py imports this name

@@ -9,12 +9,13 @@ for continuous ones (a Gaussian whose log-std is a learned parameter, not a func
 observation: the usual choice for PPO, stable and cheap).
 """
 import math
-from typing import Dict, Optional, Sequence, Type
+from typing import Any, Dict, Optional, Sequence, Type
 
 import torch
 from torch import nn
 
 from ding.model.common import FCEncoder, flat_dim, mlp
+from ding.model.dict_obs import collated_dict_obs
 
 ACTION_SPACES = ('discrete', 'continuous')
 
@@ -91,6 +92,7 @@ class VAC(nn.Module):
         super().__init__()
         self.action_space = action_space
         self.share_encoder = share_encoder or encoder is not None
+        self._user_encoder = encoder is not None
         if encoder is not None:
             # DI-engine's convention: a user encoder (e.g. over dict observations, whose obs_shape
             # is then a dict) is shared, and its output width is the heads' hidden size.
@@ -114,13 +116,17 @@ class VAC(nn.Module):
             raise ValueError(f'VAC mode must be one of {self.mode}, got {mode!r}')
         return getattr(self, mode)(obs)
 
+    def _encoder_input(self, obs: Any) -> Any:
+        return collated_dict_obs(obs) if self._user_encoder else obs
+
     def compute_actor(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
-        return {'logit': self.actor_head(self.actor_encoder(obs))}
+        return {'logit': self.actor_head(self.actor_encoder(self._encoder_input(obs)))}
 
     def compute_critic(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
-        return {'value': self.critic_head(self.critic_encoder(obs)).squeeze(-1)}
+        return {'value': self.critic_head(self.critic_encoder(self._encoder_input(obs))).squeeze(-1)}
 
     def compute_actor_critic(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
+        obs = self._encoder_input(obs)
         actor_feat = self.actor_encoder(obs)
         critic_feat = actor_feat if self.share_encoder else self.critic_encoder(obs)
         return {'logit': self.actor_head(actor_feat), 'value': self.critic_head(critic_feat).squeeze(-1)}

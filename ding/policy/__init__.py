@@ -9,6 +9,7 @@ _EXPORTS = {
     'IQNPolicy': 'iqn',
     'RainbowDQNPolicy': 'rainbow',
     'FQFPolicy': 'fqf',
+    'R2D2Policy': 'r2d2',
     'get_random_policy': 'policy_factory',
     'create_policy': 'policy_factory',
     'single_env_forward_wrapper': 'policy_factory',
@@ -20,6 +21,13 @@ _EXPORTS = {
     'DiscreteSACPolicy': 'discrete_sac',
     'TD3Policy': 'td3',
     'DDPGPolicy': 'ddpg',
+    'SQLPolicy': 'sql',
+    'CQLPolicy': 'cql',
+    'DiscreteCQLPolicy': 'discrete_cql',
+    'BehaviourCloningPolicy': 'bc',
+    'TD3BCPolicy': 'td3_bc',
+    'IQLPolicy': 'iql',
+    'BCQPolicy': 'bcq',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -33,6 +41,7 @@ POLICY_REGISTRY.declare(__name__, {
     'iqn': 'iqn',
     'rainbow': 'rainbow',
     'fqf': 'fqf',
+    'r2d2': 'r2d2',
     'ppo': 'ppo',
     'ppo_offpolicy': 'ppo_off',
     'a2c': 'a2c',
@@ -41,4 +50,11 @@ POLICY_REGISTRY.declare(__name__, {
     'discrete_sac': 'discrete_sac',
     'td3': 'td3',
     'ddpg': 'ddpg',
+    'sql': 'sql',
+    'cql': 'cql',
+    'discrete_cql': 'discrete_cql',
+    'bc': 'bc',
+    'td3_bc': 'td3_bc',
+    'iql': 'iql',
+    'bcq': 'bcq',
 })

@@ -177,5 +177,11 @@ class Policy(ActingWeights):
             obs = obs.astype(np.float32)
         return torch.from_numpy(obs).to(self._device)
 
+    def export(self, path: str, format: str = 'torchscript', **kwargs: Any) -> Dict[str, Any]:
+        """Write the greedy actor (float32 obs batch -> action batch) as a TorchScript or ONNX
+        file that runs without ding; see `ding.policy.export.export_policy` for the options."""
+        from ding.policy.export import export_policy
+        return export_policy(self, path, format, **kwargs)
+
     def __repr__(self) -> str:
         return f'{type(self).__name__}(model={type(self._model).__name__}, device={self._device})'

@@ -24,6 +24,18 @@ def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[
     return {env_id: {k: v[i] for k, v in out.items()} for i, env_id in enumerate(env_ids)}
 
 
+def _load_acting_weights(policy: 'Policy', state: Mapping[str, Any]) -> None:
+    """DI-engine's collect/eval `load_state_dict`: a checkpoint's `model` weights become the
+    policy's (e.g. DI-engine's collect_demo_data.py acting with a trained SAC's final.pth.tar)."""
+    if not state:  # what this mode's own state_dict() gives: nothing to load
+        return
+    if 'model' not in state:
+        raise KeyError(f"{type(policy).__name__}: the state has no 'model' weights (keys: {sorted(state)})")
+    with policy._weights_lock:
+        policy._model.load_state_dict(state['model'])
+        policy.publish_weights()
+
+
 class _Mode:
     name = ''
 
@@ -152,7 +164,7 @@ class CollectMode(_ActingMode):
         return {}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        pass
+        _load_acting_weights(self._policy, state)
 
 
 class EvalMode(_ActingMode):
@@ -168,4 +180,4 @@ class EvalMode(_ActingMode):
         return {}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        pass
+        _load_acting_weights(self._policy, state)

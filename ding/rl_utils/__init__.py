@@ -17,6 +17,17 @@ _EXPORTS = {
     'smoothed_target_action': 'td3',
     'td3_q_target': 'td3',
     'deterministic_actor_loss': 'td3',
+    # offline RL (BC, CQL, TD3+BC, IQL)
+    'bc_continuous_loss': 'offline',
+    'bc_discrete_loss': 'offline',
+    'cql_penalty': 'offline',
+    'discrete_cql_penalty': 'offline',
+    'td3_bc_actor_loss': 'offline',
+    'expectile_loss': 'offline',
+    'awr_actor_loss': 'offline',
+    'tanh_gaussian_log_prob': 'offline',
+    'vae_loss': 'offline',
+    'bcq_soft_clipped_value': 'offline',
     # on-policy (PPO, A2C, PG)
     'gae': 'returns',
     'discounted_return': 'returns',
@@ -38,7 +49,17 @@ _EXPORTS = {
     'qrdqn_nstep_td_error': 'quantile',
     'iqn_nstep_td_error': 'quantile',
     'fqf_fraction_loss': 'quantile',
+    # recurrent Q-learning (R2D2): value rescaling and the loss over replayed sequences
+    'value_transform': 'value_rescale',
+    'value_inv_transform': 'value_rescale',
+    'r2d2_sequence_td_error': 'r2d2',
+    'sequence_valid_mask': 'r2d2',
+    'sequence_priority': 'r2d2',
     'get_epsilon_greedy_fn': 'exploration',
     'epsilon_greedy': 'exploration',
+    # soft Q-learning (SQL)
+    'q_nstep_sql_td_error': 'sql',
+    'soft_value': 'sql',
+    'boltzmann_action': 'sql',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -60,7 +60,7 @@ MODEL_REGISTRY = Registry('model', ('ding.model', ))
 ENV_REGISTRY = Registry('env', ('ding.envs', ))
 ENV_MANAGER_REGISTRY = Registry('env_manager', ('ding.envs', ))
 BUFFER_REGISTRY = Registry('buffer', ('ding.data', ))
-REWARD_MODEL_REGISTRY = Registry('reward_model')
+REWARD_MODEL_REGISTRY = Registry('reward_model', ('ding.reward_model', ))
 # DI-engine's other registries, for user code that registers into them (nothing of ours reads them yet).
 ENV_WRAPPER_REGISTRY = Registry('env_wrapper')
 DATASET_REGISTRY = Registry('dataset')

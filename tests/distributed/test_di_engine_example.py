@@ -52,8 +52,10 @@ def test_di_engine_example_survives_a_killed_collector(tmp_path):
                              'mesh'], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     # connecting a Ray client takes seconds and the run may end a few seconds after the trigger, so
     # the killer connects while the run starts and only waits for the word
-    killer = subprocess.Popen([sys.executable, '-c', KILLER.format(node_id=2)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    killer = subprocess.Popen([sys.executable, '-m', 'tests.distributed.killer', '--pid', str(proc.pid), '--node', '2',
+                               '--on-stdin'], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
     lines, ready, killed = [], threading.Event(), threading.Event()
     killer_out = []
 
@@ -99,28 +101,3 @@ def test_di_engine_example_survives_a_killed_collector(tmp_path):
     assert any(m in out for m in ('node 2 (collector) died; restarting it', 'node 2 died and Ray is restarting it',
                                   'node 2 died while the run was ending')), out[-3000:]
 
-
-# Connects to the run's cluster as soon as its registry exists, says `ready`, and kills node
-# {node_id}'s actor (restartable, as a crash would leave it) when a line arrives on stdin.
-KILLER = """
-import sys, time
-import ray
-deadline = time.time() + 120
-while True:
-    try:
-        ray.init(address='auto', namespace='ding', log_to_driver=False)
-        reg = ray.get_actor('ding_registry', namespace='ding')
-        nodes = ray.get(reg.nodes.remote())
-        if {node_id} in nodes:
-            break
-    except Exception as e:
-        if time.time() > deadline:
-            raise
-    ray.shutdown()
-    time.sleep(0.5)
-print('ready', flush=True)
-if sys.stdin.readline().strip() == 'kill':  # an empty line: the run ended first
-    ray.kill(ray.get(reg.nodes.remote())[{node_id}], no_restart=False)
-    print('killed', flush=True)
-ray.shutdown()
-"""

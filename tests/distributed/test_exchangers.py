@@ -8,6 +8,7 @@ from ding.framework import Parallel
 from tests.distributed import mains
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 def test_collectors_feed_one_learner_through_the_object_store(ray_session):
     steps, bound = 20, 2
     results = Parallel.runner(n_parallel_workers=3, topology='mesh')(mains.dqn_main, learner_steps=steps,

@@ -9,6 +9,7 @@ from ding.framework.distributed.launcher import DistributedRunError
 from tests.distributed import mains
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 def test_runner_runs_main_on_every_node_with_ids_labels_and_remote_events(ray_session):
     results = Parallel.runner(n_parallel_workers=3, topology='mesh', labels='red,blue')(mains.events_main)
     assert sorted(results) == [0, 1, 2]
@@ -38,6 +39,7 @@ def test_a_failing_node_ends_every_node_and_raises(ray_session):
     assert time.time() - start < 60
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 def test_mq_type_gets_a_message_that_ray_carries_the_traffic(caplog):
     Parallel.runner(n_parallel_workers=1, mq_type='nng')
     assert 'Ray carries the messages' in caplog.text

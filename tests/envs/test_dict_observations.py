@@ -76,7 +76,8 @@ def test_dict_obs_with_other_keys_names_the_env():
 
 
 class DictEncoder:
-    """Built in the test: flattens pos, image and inner.k into 8 features (a user's encoder)."""
+    """Built in the test: flattens pos, image and inner.k into 8 features (a user's encoder). It
+    gets DI-engine's collated view: float32 leaves, the one-value leaf inner.k as a (B,) vector."""
 
     @staticmethod
     def make():
@@ -89,7 +90,8 @@ class DictEncoder:
                 self.fc = torch.nn.Linear(2 + 4 + 1, 8)
 
             def forward(self, obs):
-                parts = [obs['pos'], obs['image'].flatten(1).float() / 255, obs['inner']['k']]
+                assert obs['inner']['k'].dim() == 1 and obs['image'].dtype == torch.float32
+                parts = [obs['pos'], obs['image'].flatten(1) / 255, obs['inner']['k'].unsqueeze(-1)]
                 return torch.relu(self.fc(torch.cat(parts, dim=1)))
 
         return Encoder()

@@ -106,6 +106,7 @@ if __name__ == '__main__':
 """
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 def test_ctrl_c_leaves_no_worker(tmp_path):
     script = tmp_path / 'interrupted.py'
     script.write_text(SCRIPT.format(root=os.getcwd()))

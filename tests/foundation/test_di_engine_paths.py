@@ -40,10 +40,10 @@ def test_the_paths_di_engine_examples_import():
 
 
 def test_a_name_the_table_lacks_is_a_clear_import_error():
-    with pytest.raises(ImportError, match="cannot import name 'DRQN'"):
-        from ding.model.template import DRQN  # noqa: F401
+    with pytest.raises(ImportError, match="cannot import name 'GTrXLDQN'"):
+        from ding.model.template import GTrXLDQN  # noqa: F401
     with pytest.raises(AttributeError, match='ding provides'):
-        importlib.import_module('ding.model.template.q_learning').DRQN
+        importlib.import_module('ding.model.template.q_learning').GTrXLDQN
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module('ding.model.template.no_such_module')
 

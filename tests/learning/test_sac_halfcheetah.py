@@ -17,6 +17,7 @@ SMALL = dict(
 )
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 @needs_mujoco
 def test_sac_halfcheetah_pipeline_runs(tmp_path):
     from dizoo.mujoco.entry.mujoco_offpolicy import train

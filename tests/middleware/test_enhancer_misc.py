@@ -145,7 +145,8 @@ def test_offline_saver_and_buffer_saver(tmp_path):
     path = str(tmp_path / 'data.pt')
     ctx = OnlineRLContext(trajectories=two_segments())
     offline_data_saver(path, data_type='naive')(ctx)
-    assert torch.load(path, weights_only=False)['reward'].tolist() == [1, 2, 3, 4, 10, 20, 30]
+    from ding.data.offline_dataset import load_naive
+    assert load_naive(path)['reward'].tolist() == [1, 2, 3, 4, 10, 20, 30]
     assert ctx.trajectories is None
     buffer_ = DequeBuffer(size=10)
     buffer_.push(two_segments())

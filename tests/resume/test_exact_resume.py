@@ -49,6 +49,7 @@ def eval_history(run_dir: str) -> list:
 # the alternating sampler's snapshot is its two subprocess groups' (tests/resume/test_env_snapshot.py)
 @pytest.mark.parametrize('manager', ['base_v2', pytest.param('subprocess', marks=pytest.mark.slow),
                                      pytest.param('alternating', marks=pytest.mark.slow)])
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 def test_sigkilled_run_resumes_to_identical_results(tmp_path, manager):
     uninterrupted = subprocess.Popen(train_cmd('full', manager), cwd=tmp_path, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)

@@ -50,6 +50,7 @@ def test_summaries_are_visible_once(setup):
     assert out.count('train_iter=1 ') == 1, out
 
 
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it
 def test_info_stays_quiet_when_nothing_is_set_up():
     out = run('nothing')
     assert 'evaluation:' not in out and 'train_iter=1' not in out, out

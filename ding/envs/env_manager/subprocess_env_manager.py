@@ -27,6 +27,7 @@ import numpy as np
 from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
 from ding.envs.env_manager.shared_arrays import SharedArrays
+from ding.envs.env_manager.shared_obs import copy_row, obs_arrays, obs_shape_of
 from ding.envs.env_manager.subprocess_layout import LaunchResources, RemoteEnv, action_kind, array_spec
 from ding.envs.env_manager.subprocess_worker import STEP, STEP_PICKLED, EnvWorker
 from ding.envs.env_manager.worker_pool import WorkerFailure, WorkerHandle, decode, gather
@@ -103,7 +104,8 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
 
     def _bind_arrays(self) -> None:
         a = self._shm.arrays
-        self._next_obs_shm, self._ready_shm, self._reward_shm = a['next_obs'], a['ready_obs'], a['reward']
+        self._next_obs_shm, self._ready_shm = obs_arrays(a, 'next_obs'), obs_arrays(a, 'ready_obs')
+        self._reward_shm = a['reward']
         self._term_shm, self._trunc_shm = a['terminated'], a['truncated']
         self._flag_shm, self._active_shm, self._action_shm = a['reset_flag'], a['active'], a['action']
         self._active_shm[:] = True
@@ -112,7 +114,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
 
     def _attach(self, handles: Sequence[WorkerHandle]) -> None:
         eager = bool(self._cfg.auto_reset) and np.isinf(float(self._cfg.episode_num))
-        payload = (self._shm.handle, tuple(self._shm.spec['next_obs'][0][1:]), self._action_kind, eager)
+        payload = (self._shm.handle, obs_shape_of(self._shm.spec), self._action_kind, eager)
         self._command({h: ('attach', payload) for h in handles}, self._cfg.reset_timeout, restart=False)
 
     def _command(self, requests: Dict[WorkerHandle, tuple], timeout: Optional[float], restart: bool = True) -> Dict:
@@ -190,7 +192,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
             self._command({h: ('reset', [(h.env_ids.index(env_id), param)])}, self._cfg.reset_timeout)
         self._flag_shm[env_id] = 0
         self._lost.discard(env_id)
-        return self._ready_shm[env_id].copy()
+        return copy_row(self._ready_shm[env_id])
 
     # --- stepping -----------------------------------------------------------------------
     def step_batch_async(self, actions: Any) -> None:

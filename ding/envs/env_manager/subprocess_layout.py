@@ -6,6 +6,7 @@ from typing import Any, Dict, List
 import numpy as np
 from gymnasium import spaces
 
+from ding.envs.env_manager.shared_obs import dict_leaves
 from ding.envs.env_manager.worker_pool import WorkerHandle, stop_all
 
 
@@ -39,19 +40,24 @@ class LaunchResources:
 
 
 def array_spec(n: int, obs_space: Any, act_space: Any) -> Dict[str, tuple]:
-    shape = getattr(obs_space, 'shape', None)
-    if shape is None:
-        raise ValueError(f'SubprocessEnvManagerV2 needs observations of a fixed shape, got space {obs_space}; '
-                         f'use the base_v2 manager for this env')
-    obs = ((n, ) + tuple(shape), 'float32')
+    if isinstance(obs_space, spaces.Dict):  # one shared array per leaf (see `obs_arrays`)
+        leaves = dict_leaves(n, obs_space, obs_space, '')
+        obs_spec = {f'{side}/{path}': spec for side in ('next_obs', 'ready_obs') for path, spec in leaves}
+    else:
+        shape = getattr(obs_space, 'shape', None)
+        if shape is None:
+            raise ValueError(f'SubprocessEnvManagerV2 needs observations of a fixed shape, got space {obs_space}; '
+                             f'use the base_v2 manager for this env')
+        obs = ((n, ) + tuple(shape), 'float32')
+        obs_spec = dict(next_obs=obs, ready_obs=obs)
     if isinstance(act_space, spaces.Discrete):
         action = ((n, ), 'int64')
     elif isinstance(act_space, (spaces.Box, spaces.MultiDiscrete, spaces.MultiBinary)):
         action = ((n, ) + tuple(act_space.shape), act_space.dtype)
     else:
         action = ((0, ), 'uint8')  # not an array space: actions are pickled
-    return dict(next_obs=obs, ready_obs=obs, reward=((n, ), 'float32'), terminated=((n, ), 'bool'),
-                truncated=((n, ), 'bool'), reset_flag=((n, ), 'uint8'), active=((n, ), 'bool'), action=action)
+    return dict(obs_spec, reward=((n, ), 'float32'), terminated=((n, ), 'bool'), truncated=((n, ), 'bool'),
+                reset_flag=((n, ), 'uint8'), active=((n, ), 'bool'), action=action)
 
 
 def action_kind(action: np.ndarray, n: int) -> str:

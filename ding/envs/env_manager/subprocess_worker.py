@@ -21,6 +21,7 @@ import numpy as np
 
 from ding.envs.env_manager.obs_stack import check_obs
 from ding.envs.env_manager.shared_arrays import SharedArrays
+from ding.envs.env_manager.shared_obs import obs_arrays
 
 STEP, STEP_PICKLED = b'S', b'P'
 
@@ -54,7 +55,7 @@ class EnvWorker:
             self.shm.close()
         self.shm = SharedArrays(*handle)
         a = self.shm.arrays
-        self.next_obs, self.ready, self.reward = a['next_obs'], a['ready_obs'], a['reward']
+        self.next_obs, self.ready, self.reward = obs_arrays(a, 'next_obs'), obs_arrays(a, 'ready_obs'), a['reward']
         self.terminated, self.truncated = a['terminated'], a['truncated']
         self.reset_flag, self.active, self.action = a['reset_flag'], a['active'], a['action']
 

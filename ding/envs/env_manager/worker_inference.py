@@ -167,6 +167,9 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
 
     def _rollout_spec(self, steps: int) -> Dict[str, tuple]:
         n = self._env_num
+        if 'next_obs' not in self._shm.spec:  # dict observations: one shared array per leaf (shared_obs.py)
+            raise ValueError(f'{type(self).__name__} runs rollouts of array observations; for dict observations '
+                             f'use the subprocess manager')
         obs_shape, _ = self._shm.spec['next_obs']
         act_shape, act_dtype = self._shm.spec['action']
         if act_shape[:1] != (n, ):

@@ -65,7 +65,7 @@ class ContextExchanger:
     EVENT = 'context_exchanger_{role}'
 
     def __init__(self, skip_n_iter: int = 1, storage_loader: Any = None, max_inflight: int = 2,
-                 wait_timeout: float = 60.0) -> None:
+                 wait_timeout: float = 60.0, learner: Optional[int] = None) -> None:
         task = _common.current_task()
         self._roles = set(task.roles)
         self._node = task.router.node_id
@@ -75,6 +75,10 @@ class ContextExchanger:
         self._collector_payloads: List[Dict[str, Any]] = []  # learner: not merged yet
         self._learner_state: Optional[Dict[str, Any]] = None  # collector/evaluator: newest from the learner
         self._increments = {'env_step': 0, 'env_episode': 0}  # evaluator: from the collectors
+        # several learners (DDP): a collector sends its data to one (`learner`); each learner
+        # still counts every collector's steps, so env_step is the run's total on every rank
+        self._to = learner
+        self._others = {'env_step': 0, 'env_episode': 0}  # learner: steps whose data went elsewhere
         self._fresh = False
         self._sent_seq = 0
         self._acked = 0
@@ -105,7 +109,10 @@ class ContextExchanger:
     def _put(self, payload: Dict[str, Any]) -> None:
         with self._waiter.cv:
             if 'seq' in payload:  # from a collector
-                if self.is_learner:
+                if self.is_learner and payload.get('to', self._node) != self._node:
+                    for key in self._others:  # its data (a reference) is dropped here unread
+                        self._others[key] += int(payload.get(key, 0))
+                elif self.is_learner:
                     self._collector_payloads.append(payload)
                 elif not self.is_collector:
                     for key in self._increments:
@@ -120,6 +127,10 @@ class ContextExchanger:
 
     def _merge(self, ctx: Any) -> None:
         if self.is_learner:  # until some data arrived (every batch merged may have been lost)
+            with self._waiter.cv:
+                others, self._others = self._others, {k: 0 for k in self._others}
+            for key, value in others.items():
+                setattr(ctx, key, getattr(ctx, key) + value)
             while ctx.trajectories is None and ctx.episodes is None:
                 if not self._waiter.wait_until(lambda: self._collector_payloads, self._wait_timeout, 'collected data'):
                     return
@@ -184,6 +195,8 @@ class ContextExchanger:
         task = _common.current_task()
         if self.is_collector:
             payload = {'node': self._node, 'inc': self._incarnation}
+            if self._to is not None:
+                payload['to'] = self._to
             for key in self._last:
                 now = int(getattr(ctx, key))
                 payload[key], self._last[key] = now - self._last[key], now

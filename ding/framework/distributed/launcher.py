@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from ding.framework.distributed import require_ray
 from ding.framework.distributed.node import CONCURRENCY_GROUPS, NodeActor
+from ding.framework.distributed.placement import WorkerOptions, check_fits
 from ding.framework.distributed.registry import NAME, NAMESPACE, Registry
 
 logger = logging.getLogger('ding.distributed')
@@ -42,9 +43,21 @@ def parse_labels(labels: Union[None, str, Iterable[str]]) -> List[str]:
     return list(labels)
 
 
+def use_token_auth_for(address: Optional[str]) -> None:
+    """A cluster from `ray start` authenticates clients with the token in ~/.ray/auth_token,
+    but a client joining it by address does not send one unless RAY_AUTH_MODE=token was set
+    before ray was imported. Set it then, when a token is there and the user chose nothing."""
+    if not address or 'RAY_AUTH_MODE' in os.environ or 'ray' in sys.modules:
+        return
+    token_file = os.environ.get('RAY_AUTH_TOKEN_PATH') or os.path.expanduser('~/.ray/auth_token')
+    if os.environ.get('RAY_AUTH_TOKEN') or os.path.isfile(token_file):
+        os.environ['RAY_AUTH_MODE'] = 'token'
+
+
 def ensure_ray(address: Optional[str] = None, num_cpus: Optional[float] = None, **init_kwargs: Any) -> bool:
     """Connect to `address` or start a local cluster; True when this call started Ray (so the
     caller shuts it down). A driver that already called ray.init keeps its session."""
+    use_token_auth_for(address)
     ray = require_ray()
     if ray.is_initialized():
         return False
@@ -53,6 +66,8 @@ def ensure_ray(address: Optional[str] = None, num_cpus: Optional[float] = None, 
     else:
         ray.init(num_cpus=num_cpus if num_cpus is not None else os.cpu_count(), include_dashboard=False,
                  namespace=NAMESPACE, **init_kwargs)
+        from ding.framework.distributed.watchdog import start_watchdog
+        start_watchdog()  # a SIGKILLed driver cannot shut Ray down: this ends what it leaves
     return True
 
 
@@ -61,7 +76,8 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
            args: Sequence[Any] = (), kwargs: Optional[dict] = None, num_cpus: Optional[float] = None,
            cpus_per_worker: float = 0.0, torch_threads: int = 1, node_resources: Optional[Sequence[dict]] = None,
            timeout_s: Optional[float] = None, ray_init_kwargs: Optional[dict] = None,
-           max_restarts: int = 3, sigterm_as_interrupt: bool = False) -> Dict[int, Any]:
+           max_restarts: int = 3, sigterm_as_interrupt: bool = False,
+           workers: Optional[Sequence[WorkerOptions]] = None) -> Dict[int, Any]:
     """Run `main(*args, **kwargs)` on `n_parallel_workers` node actors; returns {node_id: result}.
 
     `main` is a callable or 'module.function' (imported in each node). `node_resources[i]`:
@@ -69,13 +85,28 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
     `attach_to` (DI-engine's flag) joins nodes already running on the cluster: with Ray every
     launch on one cluster is connected, so it only matters that the cluster is the same.
     A node whose process dies (not one whose main() raised) is restarted and runs main() again,
-    up to `max_restarts` times, unless it is a learner: then the run ends with an error."""
+    up to `max_restarts` times, unless it is a learner: then the run ends with an error.
+    `workers[i]` (placement.WorkerOptions: CPUs, GPUs, resources, torch threads, CPU pin) sets
+    worker i's request in full, in place of `cpus_per_worker`/`torch_threads`/`node_resources`."""
     if topology not in TOPOLOGIES:
         raise ValueError(f'topology must be one of {TOPOLOGIES}, got {topology!r}')
     if n_parallel_workers < 1:
         raise ValueError(f'n_parallel_workers must be >= 1, got {n_parallel_workers}')
+    if workers is None:
+        workers = [WorkerOptions(num_cpus=cpus_per_worker, torch_threads=torch_threads,
+                                 resources=dict(node_resources[i]) if node_resources and i < len(node_resources)
+                                 and node_resources[i] else {}) for i in range(n_parallel_workers)]
+    elif len(workers) != n_parallel_workers:
+        raise ValueError(f'workers has {len(workers)} entries for {n_parallel_workers} workers')
+    use_token_auth_for(address)
     ray = require_ray()
     started = ensure_ray(address, num_cpus, **(ray_init_kwargs or {}))
+    try:
+        check_fits(ray, workers)
+    except ValueError:
+        if started:
+            ray.shutdown()
+        raise
     if sigterm_as_interrupt:  # after ray.init, which installs its own SIGTERM handler
         import signal
 
@@ -94,11 +125,10 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
         sys_path = [p for p in sys.path if p and os.path.isdir(p)]
         sys_path.insert(0, os.getcwd())
         for i, node_id in enumerate(ids):
-            options = dict(num_cpus=cpus_per_worker, max_concurrency=1, max_restarts=max_restarts)
-            if node_resources and i < len(node_resources) and node_resources[i]:
-                options['resources'] = dict(node_resources[i])
-            actors[node_id] = node_cls.options(**options).remote(node_id, launch_id, parse_labels(labels), sys_path,
-                                                                  os.getcwd(), torch_threads)
+            options = dict(workers[i].actor_options(), max_concurrency=1, max_restarts=max_restarts)
+            actors[node_id] = node_cls.options(**options).remote(
+                node_id, launch_id, parse_labels(labels), sys_path, os.getcwd(), workers[i].torch_threads,
+                pin_index=i if workers[i].pin_cpu else None)
         ray.get(registry.register.remote(launch_id, topology, actors))
         refs = {}
 

@@ -29,8 +29,12 @@ def resolve_main(main: Any) -> Any:
 class NodeActor:
 
     def __init__(self, node_id: int, launch_id: int, labels: Iterable[str], sys_path: List[str], cwd: str,
-                 torch_threads: int = 1, env: Optional[Dict[str, str]] = None) -> None:
+                 torch_threads: int = 1, env: Optional[Dict[str, str]] = None, pin_index: Optional[int] = None) -> None:
         os.environ.update(env or {})
+        self.pinned_core = None
+        if pin_index is not None:  # before torch starts its threads, so they inherit the pin
+            from ding.framework.distributed.placement import pin_to_core
+            self.pinned_core = pin_to_core(pin_index)
         if torch_threads:
             os.environ.setdefault('OMP_NUM_THREADS', str(torch_threads))
         if os.path.isdir(cwd):
@@ -49,7 +53,9 @@ class NodeActor:
 
     def info(self) -> Dict[str, Any]:
         import ray
-        return {'node_id': self.node_id, 'pid': os.getpid(), 'ray_node_id': ray.get_runtime_context().get_node_id()}
+        affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else None
+        return {'node_id': self.node_id, 'pid': os.getpid(), 'ray_node_id': ray.get_runtime_context().get_node_id(),
+                'torch_threads': _torch_threads(), 'cpu_affinity': affinity}
 
     def set_peers(self, peers: Dict[int, Any]) -> None:
         self.router.set_peers(peers)
@@ -101,3 +107,8 @@ class NodeActor:
 
         self._poll = threading.Thread(target=_poll, name='ding-peers', daemon=True)
         self._poll.start()
+
+
+def _torch_threads() -> int:
+    import torch
+    return torch.get_num_threads()

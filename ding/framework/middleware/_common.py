@@ -32,25 +32,12 @@ def warn_once(key: str, message: str) -> None:
 
 
 def run_inline(middleware: Callable, ctx: Any) -> Callable[[], None]:
-    """Run `middleware` up to its yield now; return a function running its post-yield part.
-
-    The same as `task.wrap`, kept local so a learner can update priorities right after each
-    of its updates instead of once at the end of the step."""
-    gen = middleware(ctx)
-    if not isinstance(gen, types.GeneratorType):
-        return lambda: None
-    try:
-        next(gen)
-    except StopIteration:
-        return lambda: None
-
-    def backward() -> None:
-        try:
-            next(gen)
-        except StopIteration:
-            pass
-
-    return backward
+    """Run `middleware` up to its yield now; return a function running its post-yield part
+    (the onion's own start/finish, without `task.wrap`'s stack: a learner updates priorities
+    right after each of its updates, and runs outside a task in tests)."""
+    from ding.framework.onion import finish_middleware, start_middleware
+    gen = start_middleware(middleware, ctx)
+    return (lambda: None) if gen is None else (lambda: finish_middleware(gen))
 
 
 def get_writer() -> Optional[Any]:

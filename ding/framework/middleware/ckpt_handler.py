@@ -18,10 +18,17 @@ from ding.utils.fileio import atomic_torch_save
 class CkptSaver:
     """`iteration_{train_iter}.pth.tar` every `train_freq` train iterations, `eval.pth.tar` on a
     new best `eval_value`, `final.pth.tar` when the task finishes (checked after the step's
-    other middlewares ran, so a later `termination_checker` is seen too)."""
+    other middlewares ran, so a later `termination_checker` is seen too).
 
-    def __init__(self, policy: Any, save_dir: str, train_freq: int = None, save_finish: bool = True) -> None:
+    `normalizer`: an env manager with running observation / reward statistics
+    (`NormalizedEnvManager`, best the evaluator's: it reports the statistics its evaluation
+    used); each file then also holds them under `env_normalizer`, so a deployed or exported
+    model normalises as in training."""
+
+    def __init__(self, policy: Any, save_dir: str, train_freq: int = None, save_finish: bool = True,
+                 normalizer: Any = None) -> None:
         self._policy = policy
+        self._normalizer = normalizer
         self._dir = os.path.join(save_dir, 'ckpt')
         self._train_freq = train_freq
         self._save_finish = save_finish
@@ -41,7 +48,10 @@ class CkptSaver:
         """Write `state` (default: the learner's state now) as `ckpt/<name>`."""
         path = os.path.join(self._dir, name)
         _common.flush_writer()  # the logs a checkpoint's run has seen are on disk with it
-        atomic_torch_save(_common.state_dict_of(self._policy) if state is None else state, path)
+        state = _common.state_dict_of(self._policy) if state is None else state
+        if self._normalizer is not None:
+            state = dict(state, env_normalizer=self._normalizer.normalizer_state())
+        atomic_torch_save(state, path)
         return path
 
     def __call__(self, ctx: Any):

@@ -1,6 +1,6 @@
-"""Out of the buffer: `offpolicy_data_fetcher` (with priority write-back) and
-`offline_data_fetcher` (epochs over a dataset)."""
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+"""Out of the buffer: `offpolicy_data_fetcher` (with priority write-back). The offline
+fetcher (epochs over a dataset) is in offline.py."""
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -39,6 +39,9 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
     yield, a 'priority' in the learner's output is written back to the sampled items."""
     require_config(cfg, 'offpolicy_data_fetcher', 'policy.learn.batch_size')
     batch_size = int(cfg.policy.learn.batch_size)
+    # DI-engine's rule: collect.unroll_len > 1 means a recurrent learner, fed windows of that
+    # many consecutive steps of one env (ding/data/buffer/sequence_sampling.py)
+    unroll_len = int(cfg.policy.get('collect', {}).get('unroll_len', 1) or 1)
 
     def _short(ctx: Any) -> None:
         ctx.train_data = None
@@ -47,7 +50,11 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
                               f'batch_size={batch_size}; training waits for more data')
 
     def _fetch_one(ctx: Any):
-        got = _sample(buffer_, batch_size)
+        if unroll_len > 1:
+            from ding.data.buffer.sequence_sampling import sample_sequences
+            got = sample_sequences(buffer_, batch_size, unroll_len)
+        else:
+            got = _sample(buffer_, batch_size)
         if got is None:
             _short(ctx)
             yield
@@ -55,7 +62,7 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         ctx.train_data, index = got
         yield
         priority = _last_priority(ctx.train_output)
-        if priority is not None:
+        if priority is not None and index.ndim == 1:  # sequence priorities have no per-row home
             buffer_.update(index, meta={'priority': priority})
 
     def _fetch_mixed(ctx: Any) -> None:
@@ -84,24 +91,3 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         fn = _fetch_one
     return contract(fn, reads=('train_output', ), writes=('train_data', ), name='offpolicy_data_fetcher')
 
-
-def offline_data_fetcher(cfg: Any, dataset: Any, collate_fn: Callable = lambda x: x) -> Any:
-    """Shuffled minibatches of `cfg.policy.learn.batch_size` from `dataset`, epoch after epoch;
-    w: train_data, train_epoch (+1 when an epoch ends), trained_env_step (+batch size)."""
-    require_config(cfg, 'offline_data_fetcher', 'policy.learn.batch_size')
-    from torch.utils.data import DataLoader
-    loader = DataLoader(dataset, batch_size=int(cfg.policy.learn.batch_size), shuffle=True, collate_fn=collate_fn)
-    state = {'iter': iter(loader)}
-
-    def _fetch(ctx: Any) -> None:
-        try:
-            data = next(state['iter'])
-        except StopIteration:
-            ctx.train_epoch += 1
-            state['iter'] = iter(loader)
-            data = next(state['iter'])
-        ctx.train_data = data
-        ctx.trained_env_step += len(data)
-
-    return contract(_fetch, reads=('train_epoch', 'trained_env_step'),
-                    writes=('train_data', 'train_epoch', 'trained_env_step'))

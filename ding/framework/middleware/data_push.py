@@ -1,5 +1,5 @@
 """Into the buffer: `data_pusher` (a whole collected Batch in one push), `sqil_data_pusher`,
-`buffer_saver`, `offline_data_saver`."""
+`buffer_saver` (`offline_data_saver` is in offline.py)."""
 import os
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -99,16 +99,3 @@ def buffer_saver(cfg: Any, buffer_: Any, every_envstep: int = 1000, replace: boo
 
     return contract(_save, reads=('env_step', ))
 
-
-def offline_data_saver(data_path: str, data_type: str = 'hdf5') -> Any:
-    """Saves `ctx.trajectories` to `data_path` (hdf5 columns, or 'naive': a torch pickle of
-    the column dict) and clears the field."""
-    from ding.data.offline_save import DATA_TYPES, save_offline_data
-    if data_type not in DATA_TYPES:
-        raise ValueError(f"offline_data_saver: data_type must be 'hdf5' or 'naive', got {data_type!r}")
-
-    def _save(ctx: Any) -> None:
-        save_offline_data(ctx.trajectories, data_path, data_type)
-        ctx.trajectories = None
-
-    return contract(_save, reads=('trajectories', ), writes=('trajectories', ))

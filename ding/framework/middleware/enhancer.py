@@ -184,23 +184,32 @@ def her_data_enhancer(cfg: Any, buffer_: Any, her_reward_model: Any) -> Any:
     The number of episodes is `her_reward_model.episode_size`, else the learner batch size."""
     require_config(cfg, 'her_data_enhancer', 'policy.learn.batch_size')
     size = getattr(her_reward_model, 'episode_size', None) or int(cfg.policy.learn.batch_size)
+    relabel_all = getattr(her_reward_model, 'estimate_episodes', None)  # HerRewardModel's batched form
 
     def _enhance(ctx: Any) -> None:
         if buffer_.count() < size:
             ctx.train_data = None
             return
         episodes = [d.data if hasattr(d, 'data') else d for d in buffer_.sample(size)]
+        if relabel_all is not None:  # one pass over the joined columns of all sampled episodes
+            ctx.train_data = relabel_all(episodes)
+            return
         transitions: List[Any] = []
         for episode in episodes:
             _flatten(her_reward_model.estimate(episode), transitions)
-        ctx.train_data = as_batch(transitions)
+        if transitions and all(isinstance(t, Batch) for t in transitions):  # ours relabels whole columns
+            ctx.train_data = Batch.cat(transitions)
+        else:
+            ctx.train_data = as_batch([row for t in transitions for row in (t if isinstance(t, Batch) else [t])])
 
     return contract(_enhance, writes=('train_data', ))
 
 
 def _flatten(data: Any, out: List[Any]) -> None:
-    """Nested lists of transitions -> one flat list of transitions."""
-    if isinstance(data, Mapping) or not isinstance(data, (list, tuple, Batch)):
+    """Nested lists of transitions (or Batches of them) -> one flat list of transitions and Batches."""
+    if isinstance(data, Batch):
+        out.append(data)
+    elif isinstance(data, Mapping) or not isinstance(data, (list, tuple)):
         out.append(data)
     else:
         for item in data:

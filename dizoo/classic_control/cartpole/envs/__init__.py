@@ -1,4 +1,5 @@
-"""CartPole env for ding (`env.type='cartpole'`)."""
+"""CartPole envs for ding (`env.type='cartpole'`, and 'cartpole_pomdp': velocities masked)."""
 from .cartpole_env import CartPoleEnv  # registers 'cartpole'
+from .cartpole_pomdp_env import CartPolePOMDPEnv  # registers 'cartpole_pomdp'
 
-__all__ = ['CartPoleEnv']
+__all__ = ['CartPoleEnv', 'CartPolePOMDPEnv']

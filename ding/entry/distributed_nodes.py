@@ -1,0 +1,110 @@
+"""One node's share of a distributed `ding train` run (see ding/entry/distributed_train.py):
+what it builds for its role and the middleware chain it runs."""
+from typing import Any, Dict, Optional
+
+from ding.entry.pipeline import RunParts, make_env_manager, make_policy, pipeline_kind, prioritized_replay
+from ding.utils.run_dir import RunDir
+
+
+def build_role_parts(cfg: Any, role: str) -> RunParts:
+    """Only what the role acts on: the learner has no env, a collector no buffer. Every role
+    keeps a whole policy, so the evaluator's `eval.pth.tar` loads like any other checkpoint."""
+    from ding.utils import set_pkg_seed
+    collector_env = make_env_manager(cfg, collect=True) if role == 'collector' else None
+    evaluator_env = make_env_manager(cfg, collect=False) if role == 'evaluator' else None
+    set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
+    policy = make_policy(cfg)
+    buffer_ = None
+    if role == 'learner' and pipeline_kind(cfg) == 'offpolicy':
+        from ding.data import DequeBuffer
+        buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
+        if cfg.policy.get('priority', False):
+            buffer_.use(prioritized_replay(buffer_, cfg))
+    return RunParts(policy, buffer_, collector_env, evaluator_env)
+
+
+def run_node(cfg: Any, options: Any, role: str, rank: int = 0, learner: Optional[int] = None) -> Dict[str, Any]:
+    """Run this node's pipeline until the run ends; returns its final counters."""
+    from ding.framework import ding_init, task
+    from ding.framework.context import OnlineRLContext
+    from ding.framework.middleware import ContextExchanger, ModelExchanger
+    parts = build_role_parts(cfg, role)
+    try:
+        if role != 'collector':
+            ding_init(cfg)
+        with task.start(async_mode=False, ctx=OnlineRLContext()):
+            task.add_role(role)
+            if role == 'learner' and rank == 0:
+                from ding.framework.middleware import RunStateSaver
+                task.use(RunStateSaver(RunDir(cfg.exp_name).root, parts.policy, parts.buffer, None,
+                                       every_env_step=options.checkpoint_freq))
+            task.use(ContextExchanger(skip_n_iter=1, learner=learner))
+            task.use(ModelExchanger(parts.policy._model))
+            {'learner': _use_learner, 'evaluator': _use_evaluator, 'collector': _use_collector}[role](
+                task, cfg, parts, options, rank)
+            task.run()
+            ctx = task.ctx
+            return {'role': role, 'env_step': int(ctx.env_step), 'train_iter': int(ctx.train_iter),
+                    'env_episode': int(ctx.env_episode), 'last_eval_value': ctx.last_eval_value,
+                    'params_digest': params_digest(parts.policy._model), 'cpus': _cpus()}
+    finally:
+        parts.close()
+
+
+def params_digest(model: Any) -> str:
+    """A hash of the model's parameters: data-parallel learners must end with equal ones."""
+    import hashlib
+    digest = hashlib.sha1()
+    for name, value in sorted(model.state_dict().items()):
+        digest.update(name.encode())
+        digest.update(value.detach().cpu().contiguous().numpy().tobytes())
+    return digest.hexdigest()
+
+
+def _cpus() -> Optional[list]:
+    import os
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else None
+
+
+def _use_collector(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) -> None:
+    from ding.framework import middleware as mw
+    policy = parts.policy
+    if pipeline_kind(cfg) == 'offpolicy':
+        if cfg.policy.other.get('eps'):
+            task.use(mw.eps_greedy_handler(cfg))
+        random_size = cfg.policy.get('random_collect_size', 0) or 0
+        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env, random_collect_size=random_size))
+        if cfg.policy.get('nstep', 1) > 1:  # each env's rows are in order here only
+            task.use(mw.nstep_reward_enhancer(cfg))
+    else:
+        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env))
+
+
+def _use_learner(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) -> None:
+    from ding.entry import learner_hooks
+    from ding.framework import middleware as mw
+    policy = parts.policy
+    log_freq = learner_hooks.log_train_freq(cfg, 100)
+    if pipeline_kind(cfg) == 'offpolicy':
+        task.use(mw.data_pusher(cfg, parts.buffer))
+        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
+    else:
+        task.use(mw.gae_estimator(cfg, policy.collect_mode))
+        task.use(mw.multistep_trainer(policy.learn_mode, log_freq=log_freq))
+    task.use(mw.online_logger(train_show_freq=log_freq))
+    if rank == 0:  # one writer of iteration checkpoints
+        task.use(mw.CkptSaver(policy, RunDir(cfg.exp_name).root,
+                              train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq)))
+    task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
+
+
+def _use_evaluator(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) -> None:
+    from ding.framework import middleware as mw
+    root = RunDir(cfg.exp_name).root
+    # the live line is the driver's terminal's only through Ray's log forwarding: files only
+    task.use(mw.progress_reporter(root, max_env_step=options.max_env_step, show=False))
+    task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
+    task.use(mw.CkptSaver(parts.policy, root, train_freq=None, save_finish=False))  # best evals only
+    task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
+    task.use(mw.final_ctx_saver(root))
+

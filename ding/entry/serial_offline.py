@@ -1,0 +1,137 @@
+"""`serial_pipeline_offline`: DI-engine's offline entry, and `ding -m serial_offline -c CONFIG`.
+
+The pipeline (sync mode, an `OfflineRLContext`):
+  OfflineRunStateSaver -> interaction_evaluator -> offline_data_fetcher -> trainer ->
+  offline_logger -> CkptSaver -> termination (train_epoch epochs / max_train_iter)
+The dataset is `create_dataset(cfg)` (`cfg.policy.collect.data_type` / `data_path`); the run
+ends at the evaluator's `env.stop_value`, after `cfg.policy.learn.train_epoch` epochs over the
+dataset, or at `max_train_iter` updates, whichever comes first. Checkpoints as online runs:
+`ckpt/iteration_*.pth.tar`, `eval.pth.tar` (best evaluation), `final.pth.tar`, and the
+run-state file `ckpt/run_state.pt` every `checkpoint_freq` updates, from which `resume=True`
+continues exactly (the learner, the fetcher's place in its epoch, counters and RNGs).
+"""
+import logging
+import os
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+import torch
+
+from ding.framework.contract import contract
+
+logger = logging.getLogger('ding.entry')
+
+
+def epoch_budget(train_epoch: Optional[int], max_train_iter: Optional[int]) -> Any:
+    """Sets `task.finish` once `train_epoch` epochs are done or `max_train_iter` updates made."""
+    from ding.framework.middleware import _common
+
+    def _check(ctx: Any) -> None:
+        if (train_epoch is not None and ctx.train_epoch >= train_epoch) or \
+                (max_train_iter is not None and ctx.train_iter >= max_train_iter):
+            _common.current_task().finish = True
+
+    return contract(_check, reads=('train_epoch', 'train_iter'), name='epoch_budget')
+
+
+class NormalizedObsActing:
+    """An acting mode fed observations normalised by the dataset's mean and std: the policy was
+    trained on normalised observations (`env.norm_obs.offline_stats.use_offline_stats`)."""
+
+    def __init__(self, mode: Any, mean: np.ndarray, std: np.ndarray) -> None:
+        self._mode, self._mean, self._std = mode, mean.astype(np.float32), std.astype(np.float32)
+
+    @property
+    def policy(self) -> Any:
+        return self._mode.policy
+
+    def reset(self, env_ids: Any = None) -> None:
+        self._mode.reset(env_ids)
+
+    def forward_batch(self, obs: Any, **kwargs: Any) -> Any:
+        return self._mode.forward_batch((np.asarray(obs, dtype=np.float32) - self._mean) / self._std, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._mode, name)
+
+
+def _read_input(input_cfg: Union[str, Tuple[Any, Any]]) -> Tuple[Any, Any]:
+    if isinstance(input_cfg, (str, os.PathLike)):
+        from ding.config import read_config
+        return read_config(os.fspath(input_cfg))
+    main, create = input_cfg
+    return main, create
+
+
+def _normalised(dataset: Any) -> bool:
+    return bool(getattr(dataset, 'obs_normalized', False))
+
+
+def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 0, env_setting: Any = None,
+                            model: Optional[torch.nn.Module] = None, max_train_iter: Optional[int] = int(1e10),
+                            resume: bool = False, checkpoint_freq: int = 1000, exp_name: Optional[str] = None,
+                            save_cfg: bool = True) -> Any:
+    """Train `input_cfg` (a config file, or (main_config, create_config)) on its dataset; returns
+    the policy. `env_setting` is DI-engine's (env class, collector cfgs, evaluator cfgs)."""
+    import copy
+    from functools import partial
+
+    from easydict import EasyDict
+
+    from ding.config import compile_config
+    from ding.data import create_dataset
+    from ding.entry.pipeline import make_env_manager
+    from ding.framework import ding_init, task
+    from ding.framework import middleware as mw
+    from ding.framework.context import OfflineRLContext
+    from ding.utils import set_pkg_seed
+    from ding.utils.registry import POLICY_REGISTRY
+    main, create = _read_input(input_cfg)
+    main = EasyDict(copy.deepcopy(dict(main)))
+    if exp_name is not None:
+        main.exp_name = exp_name
+    cfg = compile_config(main, create_cfg=copy.deepcopy(create), auto=True, seed=seed, save_cfg=save_cfg,
+                         renew_dir=not resume)
+    torch.set_num_threads(1)  # small networks: one thread is fastest (see docs/design notes)
+    ding_init(cfg)
+    dataset = create_dataset(cfg)  # a missing or bad dataset fails before anything is started
+    set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
+    policy = POLICY_REGISTRY.lookup(cfg.policy.type)(cfg.policy, model=model)
+    eval_mode = policy.eval_mode
+    if _normalised(dataset):
+        from ding.utils.fileio import atomic_write_json
+        stats = {'mean': dataset.mean.tolist(), 'std': dataset.std.tolist()}
+        cfg.env.norm_obs.offline_stats.update(stats)  # as DI-engine records them
+        atomic_write_json(os.path.join(cfg.exp_name, 'obs_normalization.json'), stats)  # to act with later
+        eval_mode = NormalizedObsActing(eval_mode, dataset.mean, dataset.std)
+    train_epoch = cfg.policy.learn.get('train_epoch')
+    fetcher = mw.offline_data_fetcher(cfg, dataset)
+    ckpt_saver = mw.CkptSaver(policy, cfg.exp_name, train_freq=checkpoint_freq)
+    saver = mw.OfflineRunStateSaver(cfg.exp_name, policy, every_train_iter=checkpoint_freq, resume=resume,
+                                    extra={'fetcher': fetcher, 'ckpt_saver': ckpt_saver})
+    logger.info('offline run %s: %d transitions, %s epochs at most, max_train_iter=%s', cfg.exp_name, len(dataset),
+                train_epoch, max_train_iter)
+    if env_setting is not None:
+        from ding.envs import create_env_manager
+        env_cls, _, evaluator_cfgs = env_setting
+        evaluator_env = create_env_manager(cfg.env.manager, [partial(env_cls, c) for c in evaluator_cfgs])
+    else:
+        evaluator_env = make_env_manager(cfg, collect=False)
+    try:
+        with task.start(async_mode=False, ctx=OfflineRLContext()):
+            task.use(saver)
+            task.use(mw.interaction_evaluator(cfg, eval_mode, evaluator_env))
+            task.use(fetcher)
+            task.use(mw.trainer(cfg, policy.learn_mode))
+            task.use(mw.offline_logger())
+            task.use(ckpt_saver)
+            task.use(epoch_budget(train_epoch, max_train_iter))
+            task.run()
+            ctx = task.ctx
+    finally:
+        if not evaluator_env.closed:
+            evaluator_env.close()
+    logger.info('offline run %s finished: train_iter=%d epochs=%d last eval return=%s', cfg.exp_name, ctx.train_iter,
+                ctx.train_epoch, ctx.last_eval_value)
+    policy.final_ctx = ctx  # what the run ended at (the CLI prints it)
+    return policy

@@ -1,0 +1,127 @@
+"""Recurrent acting: each env's hidden state, kept by the policy between forwards.
+
+`HiddenStateTable` holds one packed state row per env id (DRQN's [2, H] (h, c); any fixed
+shape works); a forward reads the rows of the envs it acts for and writes their next states
+back, and `reset(env_ids)` zeroes rows when those envs' episodes end (the collectors and the
+evaluator call `policy.reset(ended_env_ids)`), as DI-engine's hidden-state model wrapper does.
+
+The acting modes of a recurrent policy pass the env ids of DI-engine's `{env_id: obs}` form
+on to `forward_batch(obs, env_id=...)`; the stacked form without ids means "all envs, in id
+order". `collect_mode.state_dict()` carries the table, so a resumed run continues its
+in-flight episodes with the states the actor had.
+"""
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence
+
+import numpy as np
+import torch
+
+from ding.data.batch import Batch
+from ding.policy.policy_modes import CollectMode, EvalMode, _split_by_env
+
+
+class HiddenStateTable:
+    """Rows of recurrent state by env id; rows start (and reset to) zero.
+
+    `env_num=None` sizes the table on the first forward (its batch size) and grows it when a
+    larger env id comes."""
+
+    def __init__(self, env_num: Optional[int], zero_state: Callable[[int], torch.Tensor], owner: str) -> None:
+        self._zero_state = zero_state
+        self._owner = owner
+        self._fixed = env_num is not None
+        self._states = zero_state(int(env_num)) if env_num is not None else None
+
+    def __len__(self) -> int:
+        return 0 if self._states is None else len(self._states)
+
+    def rows(self, env_id: Optional[Sequence[int]], batch_size: int) -> torch.Tensor:
+        """Row indices for a forward over `batch_size` observations of envs `env_id`."""
+        if env_id is None:
+            if self._states is None:
+                self._states = self._zero_state(batch_size)
+            if batch_size != len(self):
+                raise ValueError(f'{self._owner} keeps hidden states for {len(self)} envs but got a batch of '
+                                 f'{batch_size} observations without env ids; pass forward_batch(obs, env_id=[...]) '
+                                 f'or the {{env_id: obs}} form, or set env_num to the number of envs')
+            return torch.arange(batch_size)
+        ids = torch.as_tensor(np.asarray(env_id, dtype=np.int64).reshape(-1))
+        if len(ids) != batch_size:
+            raise ValueError(f'{self._owner}: {len(ids)} env ids for {batch_size} observations')
+        if len(ids) and int(ids.min()) < 0:
+            raise ValueError(f'{self._owner}: env ids must be >= 0, got {ids.tolist()}')
+        needed = int(ids.max()) + 1 if len(ids) else 0
+        if needed > len(self):
+            if self._fixed:
+                raise ValueError(f'{self._owner}: env id {needed - 1} is out of range for env_num={len(self)}')
+            grown = self._zero_state(needed)
+            if self._states is not None:
+                grown[:len(self)] = self._states
+            self._states = grown
+        return ids
+
+    def get(self, rows: torch.Tensor) -> torch.Tensor:
+        return self._states[rows.to(self._states.device)].clone()
+
+    def set(self, rows: torch.Tensor, state: torch.Tensor) -> None:
+        self._states[rows.to(self._states.device)] = state.detach().to(self._states.device)
+
+    def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        if self._states is None:
+            return
+        if env_ids is None:
+            self._states.zero_()
+            return
+        ids = [int(i) for i in env_ids]
+        beyond = [i for i in ids if not 0 <= i < len(self)]
+        if beyond:  # the forwards acted for fewer envs than report episode ends: rows were shared
+            raise ValueError(f'{self._owner} keeps hidden states for {len(self)} envs, but env ids {beyond} ended '
+                             f'an episode: the forwards did not see every env with its id (an env manager that '
+                             f'acts on env groups without ids, such as the alternating sampler, is not supported)')
+        self._states[ids] = 0
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {'states': None if self._states is None else self._states.detach().cpu().clone()}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        states = state['states']
+        if states is not None and self._states is not None and states.shape[1:] != self._states.shape[1:]:
+            raise ValueError(f'{self._owner}: checkpoint hidden states have shape {list(states.shape[1:])} per env, '
+                             f'this model has {list(self._states.shape[1:])}')
+        device = self._states.device if self._states is not None else 'cpu'
+        self._states = None if states is None else states.to(device).clone()
+
+
+def _forward_with_env_ids(mode: Any, data: Any, **kwargs: Any) -> Any:
+    """DI-engine's `{env_id: obs}` form with the ids passed on, so each env keeps its own state."""
+    if isinstance(data, Mapping) and not isinstance(data, Batch):
+        env_ids = list(data.keys())
+        first = data[env_ids[0]]
+        if isinstance(first, torch.Tensor):
+            obs = torch.stack([data[i] for i in env_ids])
+        else:
+            obs = np.stack([np.asarray(data[i]) for i in env_ids])
+        return _split_by_env(env_ids, mode.forward_batch(obs, env_id=env_ids, **kwargs))
+    return mode.forward_batch(data, **kwargs)
+
+
+class RecurrentCollectMode(CollectMode):
+    keeps_episode_state = True  # run-state checkpoints save its state_dict (ding/entry/pipeline.py)
+
+    def forward(self, data: Any, **kwargs: Any) -> Any:
+        return _forward_with_env_ids(self, data, **kwargs)
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {'hidden_state': self._policy._collect_states.state_dict()}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        state = dict(state)
+        hidden = state.pop('hidden_state', None)
+        if hidden is not None:
+            self._policy._collect_states.load_state_dict(hidden)
+        super().load_state_dict(state)  # whatever else the plain collect mode loads
+
+
+class RecurrentEvalMode(EvalMode):
+
+    def forward(self, data: Any, **kwargs: Any) -> Any:
+        return _forward_with_env_ids(self, data, **kwargs)

@@ -1,0 +1,1 @@
+"""Bit flipping, the goal-conditioned toy task of hindsight experience replay (HER)."""

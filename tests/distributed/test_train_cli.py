@@ -1,0 +1,125 @@
+"""`ding train --collectors N --learners M [--address]`: the tuned pipeline on Ray nodes.
+One learner and collectors from the command line; two data-parallel learners whose
+parameters stay identical; a learner that dies ends the run with an error that names
+`ding resume`, which then finishes it; joining a cluster started by `ray start`."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.distributed.conftest import assert_no_ray_left, ray_processes
+
+BIN = os.path.dirname(sys.executable)
+DING, RAY = os.path.join(BIN, 'ding'), os.path.join(BIN, 'ray')
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TRAIN = ['train', '--algo', 'dqn', '--env', 'CartPole-v0', '--no-progress', '--max-env-step', '30000']
+
+
+def _ding(cwd, *argv, timeout=300):
+    return subprocess.run([DING, *argv], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.slow
+def test_collectors_from_the_command_line_reach_the_stop_value_and_leave_a_normal_run_dir(tmp_path):
+    since = time.time()
+    proc = _ding(tmp_path, *TRAIN, '--collectors', '2', '--exp-name', 'run')
+    assert_no_ray_left(since)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert 'finished: env_step=' in proc.stdout and 'last eval return=200.00' in proc.stdout, proc.stdout
+    run = tmp_path / 'run'
+    assert {'eval.pth.tar', 'final.pth.tar', 'run_state.pt'} <= set(os.listdir(run / 'ckpt'))
+    rows = (run / 'progress.csv').read_text().splitlines()
+    assert len(rows) > 2 and float(rows[-1].split(',')[3]) >= 195  # header, evaluations, the last at the stop
+    assert '"distributed"' in (run / 'run.json').read_text()
+    evaluated = _ding(tmp_path, 'eval', str(run), '--episodes', '2')  # its checkpoints load like any other
+    assert evaluated.returncode == 0, evaluated.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_two_data_parallel_learners_end_with_identical_parameters(tmp_path, monkeypatch, ray_session):
+    from ding.config import compile_config
+    from ding.entry.distributed_train import launch_training, plan_from
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.train import resolve_config
+    monkeypatch.chdir(tmp_path)
+    main, create, _ = resolve_config('dqn', 'CartPole-v0', None)
+    main.exp_name = 'ddp'
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=0)
+    plan = plan_from({'collectors': 2, 'learners': 2, 'pin_cpus': True}, object())
+    results = launch_training(cfg, main, create, 0, RunOptions(max_env_step=30000, progress=False), plan)
+    learners = [results[0], results[1]]
+    assert all(r['role'] == 'learner' for r in learners)
+    assert learners[0]['params_digest'] == learners[1]['params_digest']  # one model, trained data-parallel
+    assert results[2]['role'] == 'evaluator' and results[2]['last_eval_value'] >= 195
+    assert learners[0]['env_step'] >= results[3]['env_step'] + results[4]['env_step'] - 200  # every rank: the total
+    assert all(len(r['cpus']) == 1 for r in results.values() if r)  # --pin-cpus: one core each
+
+
+@pytest.mark.slow
+def test_a_dead_learner_ends_the_run_with_an_error_and_ding_resume_finishes_it(tmp_path):
+    since = time.time()
+    proc = subprocess.Popen([DING, *TRAIN[:-1], '4000', '--collectors', '1', '--checkpoint-freq', '200', '--exp-name',
+                             'run', '--config', '{"env": {"stop_value": 1000}}'], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killer = subprocess.Popen([sys.executable, '-m', 'tests.distributed.killer', '--pid', str(proc.pid), '--node', '0',
+                               '--no-restart', '--after-file', str(tmp_path / 'run' / 'ckpt' / 'run_state.pt')],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, err = proc.communicate(timeout=300)
+        killed = killer.communicate(timeout=60)[0]
+    finally:
+        for p in (proc, killer):
+            if p.poll() is None:
+                p.kill()
+        assert_no_ray_left(since)
+    assert 'killed' in killed, killed[-2000:]
+    assert proc.returncode == 1, err[-3000:]
+    assert 'ding: error: node 0 failed' in err and 'ding resume' in err, err[-3000:]
+    resumed = _ding(tmp_path, 'resume', str(tmp_path / 'run'), '--no-progress', timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert 'resuming' in resumed.stdout and 'finished: env_step=4000' in resumed.stdout, resumed.stdout
+
+
+
+@pytest.mark.slow
+def test_a_run_joins_a_cluster_started_with_ray_start_and_leaves_it_running(tmp_path):
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        port = s.getsockname()[1]
+    since = time.time()
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED='0')
+    started = subprocess.run([RAY, 'start', '--head', '--port', str(port), '--num-cpus', '2', '--include-dashboard',
+                              'false', '--node-ip-address', '127.0.0.1'], capture_output=True, text=True, env=env,
+                             timeout=120)
+    try:
+        assert started.returncode == 0, started.stderr[-2000:]
+        proc = _ding(tmp_path, *TRAIN, '--collectors', '1', '--address', f'127.0.0.1:{port}', '--exp-name', 'run')
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert 'Started a local Ray instance' not in proc.stderr
+        assert 'last eval return=200.00' in proc.stdout
+        assert any('raylet' in text for _, text in ray_processes(since))  # not the run's to stop
+    finally:
+        subprocess.run([RAY, 'stop', '--force'], capture_output=True, timeout=120, env=env)
+    assert_no_ray_left(since)
+
+
+@pytest.mark.slow
+def test_a_sigkilled_driver_leaves_no_ray_process_behind(tmp_path):
+    """SIGKILL gives the driver no chance to shut Ray down; its watchdog ends what is left."""
+    since = time.time()
+    proc = subprocess.Popen([DING, *TRAIN, '--collectors', '1', '--exp-name', 'run', '--config',
+                             '{"env": {"stop_value": 1000}}'], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        while sum('NodeActor' in text for _, text in ray_processes(since)) < 3:
+            assert time.time() < deadline and proc.poll() is None, 'the nodes never started'
+            time.sleep(0.5)
+        time.sleep(2)  # mid-run
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    assert_no_ray_left(since, wait_s=30)
