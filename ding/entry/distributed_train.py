@@ -126,6 +126,11 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
     if kind not in SUPPORTED_KINDS:
         raise UsageError(f'a distributed run needs an off-policy or on-policy pipeline (n_sample); this config '
                          f'makes a {kind!r} one')
+    if kind == 'onpolicy' and plan.learners > 1:
+        # an on-policy learner makes as many updates as its step's data allows; ranks fed different
+        # amounts would all-reduce a different number of times and wait on each other for ever
+        raise UsageError('--learners > 1 needs an off-policy pipeline (a fixed number of updates per step); '
+                         'an on-policy run takes one learner and any number of collectors')
     from ding.framework.distributed.placement import PlacementError
     plain = dict(main_cfg=_plain(main_cfg), create_cfg=_plain(create_cfg), seed=seed, options=options, plan=plan)
     try:

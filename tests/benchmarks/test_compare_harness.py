@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 COMPARE = Path(__file__).resolve().parents[2] / 'benchmarks' / 'compare'
-sys.path[:0] = [str(COMPARE), str(COMPARE / 'runners')]
+sys.path += [str(COMPARE), str(COMPARE / 'runners')]  # appended: never shadows another test's modules
 
 import aggregate  # noqa: E402
 import protocol  # noqa: E402

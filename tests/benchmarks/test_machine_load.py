@@ -5,7 +5,9 @@ from pathlib import Path
 
 import gymnasium as gym
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'benchmarks'))
+# appended, not prepended: benchmarks/distributed.py must not shadow the tests' `distributed`
+# package for the Ray workers of later tests (they get this process's sys.path)
+sys.path.append(str(Path(__file__).resolve().parents[2] / 'benchmarks'))
 
 from machine_load import CpuTimes, IndependentProcs  # noqa: E402
 

@@ -24,6 +24,31 @@ def ray_processes(since: float):
     return found
 
 
+def stop_clusters_started_since(since: float) -> None:
+    """End the Ray processes created after `since` that are not this process's descendants (a
+    cluster from `ray start`). Not `ray stop`: it ends every cluster on the machine, the test
+    session's too, and a driver whose raylet dies is killed by Ray, pytest included."""
+    mine = {p.pid for p in psutil.Process().children(recursive=True)}
+    targets = []
+    for pid, _ in ray_processes(since):
+        if pid not in mine:
+            try:
+                targets.append(psutil.Process(pid))
+            except psutil.NoSuchProcess:
+                pass
+    for p in targets:
+        try:
+            p.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(targets, timeout=10)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
 def assert_no_ray_left(since: float, wait_s: float = 20.0) -> None:
     deadline = time.time() + wait_s
     while True:

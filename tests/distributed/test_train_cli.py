@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.distributed.conftest import assert_no_ray_left, ray_processes
+from tests.distributed.conftest import assert_no_ray_left, ray_processes, stop_clusters_started_since
 
 BIN = os.path.dirname(sys.executable)
 DING, RAY = os.path.join(BIN, 'ding'), os.path.join(BIN, 'ray')
@@ -102,7 +102,7 @@ def test_a_run_joins_a_cluster_started_with_ray_start_and_leaves_it_running(tmp_
         assert 'last eval return=200.00' in proc.stdout
         assert any('raylet' in text for _, text in ray_processes(since))  # not the run's to stop
     finally:
-        subprocess.run([RAY, 'stop', '--force'], capture_output=True, timeout=120, env=env)
+        stop_clusters_started_since(since)  # only the one this test started
     assert_no_ray_left(since)
 
 

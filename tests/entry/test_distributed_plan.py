@@ -84,3 +84,15 @@ def test_requests_the_cluster_can_never_hold_are_refused_before_any_actor_starts
         check_fits(FakeRay({'CPU': 4.0}), workers)
     with pytest.raises(PlacementError, match=r'GPU: 1 asked'):
         check_fits(FakeRay({'CPU': 4.0}), [WorkerOptions(num_gpus=1)])
+
+
+def test_several_learners_are_refused_for_an_on_policy_pipeline():
+    from ding.config import compile_config
+    from ding.entry.distributed_train import launch_training
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.train import resolve_config
+    main, create, _ = resolve_config('ppo', 'CartPole-v1', None)
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=0, save_cfg=False)
+    plan = plan_from(None, args('--collectors', '2', '--learners', '2'))
+    with pytest.raises(UsageError, match='--learners > 1 needs an off-policy pipeline'):
+        launch_training(cfg, main, create, 0, RunOptions(), plan)  # refused before Ray starts

@@ -64,8 +64,10 @@ def ensure_ray(address: Optional[str] = None, num_cpus: Optional[float] = None, 
     if address:
         ray.init(address=address, namespace=NAMESPACE, **init_kwargs)
     else:
-        ray.init(num_cpus=num_cpus if num_cpus is not None else os.cpu_count(), include_dashboard=False,
-                 namespace=NAMESPACE, **init_kwargs)
+        # 'local': a new cluster even when one from `ray start` runs here (a bare ray.init() would
+        # join that one, and refuse num_cpus); joining is what --address is for
+        ray.init(address='local', num_cpus=num_cpus if num_cpus is not None else os.cpu_count(),
+                 include_dashboard=False, namespace=NAMESPACE, **init_kwargs)
         from ding.framework.distributed.watchdog import start_watchdog
         start_watchdog()  # a SIGKILLed driver cannot shut Ray down: this ends what it leaves
     return True
