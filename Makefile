@@ -25,7 +25,7 @@ test: install
 
 # The learning runs: every algorithm family, the 3-seed bars and determinism (CI runs these too).
 test-slow: install
-	$(PYTHON) -m pytest -q -m slow tests
+	$(PYTHON) -m pytest -q -m slow --durations=20 tests
 
 test-all: install
 	$(PYTHON) -m pytest -q tests

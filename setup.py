@@ -13,12 +13,13 @@ EXTRAS = {
     'video': ['imageio>=2.30', 'imageio-ffmpeg>=0.4.9', 'pillow>=10', 'pygame-ce>=2.1.3'],
     'export': ['onnx>=1.16', 'onnxruntime>=1.18'],  # `ding export --format onnx`
     'offline': ['h5py>=3'],  # hdf5 datasets for offline RL
+    'tune': ['optuna>=3.4', 'matplotlib>=3.7'],  # `ding tune`
     # Everything the test suite imports or drives, so that a fresh venv passes it (CI makes one).
     'test': [
         'pytest>=7', 'pytest-timeout>=2', 'psutil>=5', 'pygame-ce>=2.1.3', 'pillow>=10', 'imageio>=2.30',
         'matplotlib>=3.7', 'gymnasium[box2d]>=1.0', 'gymnasium[mujoco]>=1.0', 'ray>=2.9', 'DI-toolkit',
         'h5py>=3',
-        'imageio-ffmpeg>=0.4.9', 'onnx>=1.16', 'onnxruntime>=1.18',
+        'imageio-ffmpeg>=0.4.9', 'onnx>=1.16', 'onnxruntime>=1.18', 'optuna>=3.4',
     ],
     # pip's default torch wheel on Linux is a multi-GB CUDA build: `ding` does not pull it in on its
     # own (see `ding/__init__.py`); this extra is for those who want exactly that.

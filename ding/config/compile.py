@@ -158,6 +158,8 @@ def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, le
     check_keys(user, deep_merge(TOP_LEVEL, defaults), open_paths)
 
     out = deep_merge(defaults, user)
+    if 'unroll_len' in out.get('policy', {}):  # DI-engine's rule (IMPALA): the trajectory length sets collect's
+        out.policy.collect.unroll_len = out.policy.unroll_len
     out.seed = seed
     out.exp_name = user.get('exp_name') or TOP_LEVEL['exp_name']
     if save_cfg:

@@ -20,6 +20,7 @@ from ding.utils.dicts import deep_merge
 
 CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'config', 'tuned')
 _REQUIRED = ('algo', 'env', 'threshold', 'budget_env_steps', 'base_config')
+_OPTIONAL = ('overrides', 'search_space')
 
 
 class ChoiceError(ValueError):
@@ -42,6 +43,7 @@ class TunedConfig:
     overrides: Dict[str, Any] = field(default_factory=dict)
     path: Optional[str] = None
     note: str = ''
+    search_space: Optional[Dict[str, Any]] = None  # `ding tune`'s (ding/entry/tune_space.py); None: the algo's default
 
     def load(self) -> Tuple[EasyDict, EasyDict]:
         """(main_config, create_config): the base module's pair with the overrides applied."""
@@ -57,13 +59,13 @@ def read_tuned(path: str) -> TunedConfig:
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ValueError(f'{path}: a tuned config needs the keys {list(_REQUIRED)}; missing {missing}')
-    unknown = sorted(set(data) - set(_REQUIRED) - {'overrides'})
+    unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
     if unknown:
-        raise ValueError(f'{path}: unknown keys {unknown}; valid: {list(_REQUIRED) + ["overrides"]}')
+        raise ValueError(f'{path}: unknown keys {unknown}; valid: {list(_REQUIRED) + list(_OPTIONAL)}')
     note = text.splitlines()[0].lstrip('# ').strip() if text.startswith('#') else ''
     return TunedConfig(str(data['algo']).lower(), str(data['env']), float(data['threshold']),
                        int(data['budget_env_steps']), str(data['base_config']), data.get('overrides') or {},
-                       os.path.abspath(path), note)
+                       os.path.abspath(path), note, data.get('search_space'))
 
 
 def tuned_configs(config_dir: str = CONFIG_DIR) -> List[TunedConfig]:

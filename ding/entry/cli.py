@@ -5,6 +5,7 @@
     ding eval   RUN_DIR_OR_CKPT [--render OUT.gif]     evaluate / render  (ding.entry.evaluate)
     ding plot   RUN_DIR... -o curve.png                learning curves    (ding.entry.plot)
     ding export RUN_DIR --format torchscript|onnx      deployable actor   (ding.entry.export)
+    ding tune   --algo dqn --env CartPole-v1 --trials N  hyperparameter search (ding.entry.tune)
     ding list                                          what is available  (ding.entry.listing)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
@@ -31,6 +32,7 @@ SUBCOMMANDS = {
     'eval': ('ding.entry.evaluate', 'evaluate a run or checkpoint, optionally rendering a video'),
     'plot': ('ding.entry.plot', 'plot evaluation return against env steps'),
     'export': ('ding.entry.export', 'export a run\'s greedy actor as TorchScript or ONNX'),
+    'tune': ('ding.entry.tune', 'search hyperparameters with Optuna (pruned, parallel, resumable)'),
     'list': ('ding.entry.listing', 'list algorithms, envs and tuned configs'),
 }
 

@@ -18,6 +18,7 @@ EXTRA_OF_MODULE = {
     'onnx': 'export',
     'onnxruntime': 'export',
     'h5py': 'offline',
+    'optuna': 'tune',
 }
 
 

@@ -35,6 +35,7 @@ class RunOptions:
     progress: bool = True  # the live progress line (the progress files are always written)
     stop_on_signals: bool = False  # SIGINT/SIGTERM: checkpoint at the step's end, raise RunInterrupted (the CLI)
     kind: Optional[str] = None  # None: from the policy config
+    after_eval: tuple = ()  # middlewares run right after the evaluator (`ding tune` reports and prunes there)
 
 
 @dataclass
@@ -157,6 +158,8 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         task.use(saver)
         task.use(mw.progress_reporter(run_dir.root, max_env_step=options.max_env_step, show=options.progress))
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
+        for hook in options.after_eval:
+            task.use(hook)
         _use_learning_stages(task, cfg, parts, kind, nstep)
         task.use(mw.online_logger(train_show_freq=learner_hooks.log_train_freq(cfg, 100)))
         task.use(ckpt_saver)

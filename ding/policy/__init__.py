@@ -28,6 +28,7 @@ _EXPORTS = {
     'TD3BCPolicy': 'td3_bc',
     'IQLPolicy': 'iql',
     'BCQPolicy': 'bcq',
+    'IMPALAPolicy': 'impala',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -57,4 +58,5 @@ POLICY_REGISTRY.declare(__name__, {
     'td3_bc': 'td3_bc',
     'iql': 'iql',
     'bcq': 'bcq',
+    'impala': 'impala',
 })

@@ -65,6 +65,7 @@ class DDPGPolicy(QACPolicyBase):
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
+        action = action.float().reshape(len(obs), -1)  # datasets may store a 1-d action as [B]
         with torch.no_grad():
             next_q = self._target_model.q_all(next_obs, self._target_action(next_obs))
             target = td3_q_target(reward, done, next_q, self._gamma, nstep)
@@ -74,8 +75,7 @@ class DDPGPolicy(QACPolicyBase):
         total = loss_q
         update_actor = self._learn_iter % self._actor_update_freq == 0
         if update_actor:
-            new_action = self._model.compute_actor(obs)['action']
-            loss_actor = deterministic_actor_loss(self._model.q_all(obs, new_action, detach_weights=True)[0])
+            loss_actor = self._actor_loss(obs, action)
             stats['actor_loss'] = loss_actor
             total = total + loss_actor
         self._apply_gradients(total)
@@ -85,6 +85,11 @@ class DDPGPolicy(QACPolicyBase):
         stats['total_loss'] = total
         return {**self._to_floats(stats), 'cur_lr_actor': self._cfg.learn.learning_rate_actor,
                 'cur_lr_critic': self._cfg.learn.learning_rate_critic, **self._priority(td_abs)}
+
+    def _actor_loss(self, obs: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+        """The actor climbs Q (`action`, the batch's own, is for variants that use it: TD3+BC)."""
+        new_action = self._model.compute_actor(obs)['action']
+        return deterministic_actor_loss(self._model.q_all(obs, new_action, detach_weights=True)[0])
 
     def _monitor_vars_learn(self) -> List[str]:
         return ['cur_lr_actor', 'cur_lr_critic', 'critic_loss', 'actor_loss', 'total_loss', 'q_value',

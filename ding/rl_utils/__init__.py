@@ -61,5 +61,12 @@ _EXPORTS = {
     'q_nstep_sql_td_error': 'sql',
     'soft_value': 'sql',
     'boltzmann_action': 'sql',
+    # off-policy actor-critic over trajectories (IMPALA): V-trace
+    'vtrace': 'vtrace',
+    'vtrace_data': 'vtrace',
+    'vtrace_loss': 'vtrace',
+    'vtrace_actor_critic_loss': 'vtrace',
+    'vtrace_error_discrete_action': 'vtrace',
+    'vtrace_error_continuous_action': 'vtrace',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -6,7 +6,8 @@ import time
 import psutil
 import pytest
 
-RAY_NAMES = ('raylet', 'gcs_server', 'ray::', 'default_worker', 'dashboard', 'log_monitor', 'runtime_env')
+RAY_NAMES = ('raylet', 'gcs_server', 'ray::', 'default_worker', 'dashboard', 'log_monitor', 'runtime_env',
+             'ray/autoscaler')  # the autoscaler's monitor.py, which `ray start` runs
 
 
 def ray_processes(since: float):

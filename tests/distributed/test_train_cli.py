@@ -3,6 +3,7 @@ One learner and collectors from the command line; two data-parallel learners who
 parameters stay identical; a learner that dies ends the run with an error that names
 `ding resume`, which then finishes it; joining a cluster started by `ray start`."""
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -18,6 +19,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TRAIN = ['train', '--algo', 'dqn', '--env', 'CartPole-v0', '--no-progress', '--max-env-step', '30000']
 
 
+def last_eval_return(stdout: str) -> float:
+    found = re.search(r'^finished: env_step=\d+ .* last eval return=(-?[\d.]+)$', stdout, re.M)
+    assert found, stdout
+    return float(found.group(1))
+
+
 def _ding(cwd, *argv, timeout=300):
     return subprocess.run([DING, *argv], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
@@ -28,7 +35,7 @@ def test_collectors_from_the_command_line_reach_the_stop_value_and_leave_a_norma
     proc = _ding(tmp_path, *TRAIN, '--collectors', '2', '--exp-name', 'run')
     assert_no_ray_left(since)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert 'finished: env_step=' in proc.stdout and 'last eval return=200.00' in proc.stdout, proc.stdout
+    assert last_eval_return(proc.stdout) >= 195, proc.stdout  # CartPole-v0's stop value
     run = tmp_path / 'run'
     assert {'eval.pth.tar', 'final.pth.tar', 'run_state.pt'} <= set(os.listdir(run / 'ckpt'))
     rows = (run / 'progress.csv').read_text().splitlines()
@@ -99,7 +106,7 @@ def test_a_run_joins_a_cluster_started_with_ray_start_and_leaves_it_running(tmp_
         proc = _ding(tmp_path, *TRAIN, '--collectors', '1', '--address', f'127.0.0.1:{port}', '--exp-name', 'run')
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert 'Started a local Ray instance' not in proc.stderr
-        assert 'last eval return=200.00' in proc.stdout
+        assert last_eval_return(proc.stdout) >= 195, proc.stdout
         assert any('raylet' in text for _, text in ray_processes(since))  # not the run's to stop
     finally:
         stop_clusters_started_since(since)  # only the one this test started
