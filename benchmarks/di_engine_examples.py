@@ -1,7 +1,7 @@
 """Census: which of DI-engine 0.5.3's 37 `ding/example/*.py` programs run against this package.
 
-Each example is copied into one scratch folder (so `collect_demo_data.py` leaves the dataset the
-offline ones read), with only `import gym` / `from gym import` changed to gymnasium (and LunarLander-v2 to -v3), and run as
+Each example is copied into one scratch folder (so `sac.py` leaves the expert `collect_demo_data.py`
+loads, and that one the dataset the offline ones read), with only `import gym` / `from gym import` changed to gymnasium (and LunarLander-v2 to -v3), and run as
 `python EXAMPLE.py` with a time limit. Status per example:
   finished    exit 0 within the limit
   running     still training at the limit, with no error printed (it starts and learns)
@@ -21,8 +21,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-# the offline examples read what collect_demo_data writes: it runs first
-FIRST = ['collect_demo_data']
+# collect_demo_data loads the expert sac.py trains; the offline examples read the data it writes
+FIRST = ['sac', 'collect_demo_data']
 
 
 def example_names() -> list:
