@@ -2,7 +2,7 @@
 what it builds for its role and the middleware chain it runs."""
 from typing import Any, Dict, Optional
 
-from ding.entry.pipeline import RunParts, make_env_manager, make_policy, pipeline_kind, prioritized_replay
+from ding.entry.pipeline import RunParts, make_env_manager, make_policy, make_replay_buffer, pipeline_kind
 from ding.utils.run_dir import RunDir
 
 
@@ -14,12 +14,7 @@ def build_role_parts(cfg: Any, role: str) -> RunParts:
     evaluator_env = make_env_manager(cfg, collect=False) if role == 'evaluator' else None
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
     policy = make_policy(cfg)
-    buffer_ = None
-    if role == 'learner' and pipeline_kind(cfg) == 'offpolicy':
-        from ding.data import DequeBuffer
-        buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
-        if cfg.policy.get('priority', False):
-            buffer_.use(prioritized_replay(buffer_, cfg))
+    buffer_ = make_replay_buffer(cfg) if role == 'learner' and pipeline_kind(cfg) == 'offpolicy' else None
     return RunParts(policy, buffer_, collector_env, evaluator_env)
 
 

@@ -80,13 +80,17 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
     if policy is None:
         policy = make_policy(cfg)
-    buffer_ = None
-    if (kind or pipeline_kind(cfg)) == 'offpolicy':
-        from ding.data import DequeBuffer
-        buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
-        if cfg.policy.get('priority', False):
-            buffer_.use(prioritized_replay(buffer_, cfg))
+    buffer_ = make_replay_buffer(cfg) if (kind or pipeline_kind(cfg)) == 'offpolicy' else None
     return RunParts(policy, buffer_, collector_env, evaluator_env)
+
+
+def make_replay_buffer(cfg: Any) -> Any:
+    """The off-policy replay buffer of `cfg`, prioritized when the policy asks for it."""
+    from ding.data import DequeBuffer
+    buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
+    if cfg.policy.get('priority', False):
+        buffer_.use(prioritized_replay(buffer_, cfg))
+    return buffer_
 
 
 def prioritized_replay(buffer_: Any, cfg: Any) -> Any:
