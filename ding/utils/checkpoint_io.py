@@ -3,13 +3,16 @@
 UnpicklingError."""
 import os
 import pickle
+import struct
 import zipfile
 from typing import Any
 
 import torch
 
-# What torch.load raises on an empty, truncated or foreign file.
-UNREADABLE = (EOFError, pickle.UnpicklingError, zipfile.BadZipFile, RuntimeError, ValueError, UnicodeDecodeError)
+# What torch.load raises on an empty, truncated or foreign file (random bytes can also reach the
+# unpickler's opcodes with absurd lengths or indices: OverflowError, IndexError, KeyError, struct.error).
+UNREADABLE = (EOFError, pickle.UnpicklingError, zipfile.BadZipFile, RuntimeError, ValueError, UnicodeDecodeError,
+              OverflowError, IndexError, KeyError, struct.error)
 
 
 class CheckpointError(ValueError):

