@@ -6,7 +6,7 @@ PYTHON ?= $(VENV)/bin/python
 PIP = $(PYTHON) -m pip
 TORCH_PIN ?= torch==2.13.0
 
-.PHONY: install run test test-slow test-all bench
+.PHONY: install run test test-slow test-all bench docs
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -32,3 +32,8 @@ test-all: install
 
 bench: install
 	$(PYTHON) benchmarks/framework_overhead.py
+
+# The documentation site, offline, warnings as errors; the reference pages are generated while it builds.
+docs: install
+	$(PIP) install -q -e ".[docs]"
+	NO_MKDOCS_2_WARNING=1 $(PYTHON) -m mkdocs build --strict --site-dir build/site

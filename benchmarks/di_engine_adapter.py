@@ -151,9 +151,9 @@ def main() -> None:
         'fraction_of_fast_path': {k: v / median['fast'] for k, v in median.items()},
         'rounds': rates,
     }
+    from ding.utils.fileio import atomic_write_json
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, 'w') as f:
-        json.dump(result, f, indent=2)
+    atomic_write_json(args.out, result)
     print(json.dumps({k: v for k, v in result.items() if k != 'rounds'}, indent=2))
 
 

@@ -25,6 +25,10 @@ SAME_MODULE: Dict[str, str] = {
     'ding.model.template.qac': 'ding.model.qac',
     'ding.model.template.vac': 'ding.model.vac',
     'ding.model.template.pg': 'ding.model.pg',
+    'ding.model.template.qac_dist': 'ding.model.qac_dist',
+    'ding.model.template.ppg': 'ding.model.ppg',
+    'ding.model.template.edac': 'ding.model.qac_ensemble',
+    'ding.model.template.decision_transformer': 'ding.model.decision_transformer',
     'ding.envs.env.base_env': 'ding.envs.base_env',
     'ding.envs.env.ding_env_wrapper': 'ding.envs.ding_env_wrapper',
     'ding.data.buffer.deque_buffer_wrapper': 'ding.data.buffer.deque_buffer',
@@ -47,7 +51,8 @@ _FUNCTIONAL = (
     'trainer', 'multistep_trainer', 'offpolicy_data_fetcher', 'data_pusher', 'offline_data_fetcher',
     'offline_data_saver', 'sqil_data_pusher', 'buffer_saver', 'inferencer', 'rolloutor', 'TransitionList',
     'interaction_evaluator', 'interaction_evaluator_ttorch', 'termination_checker', 'online_logger',
-    'offline_logger', 'wandb_online_logger', 'final_ctx_saver', 'eps_greedy_handler', 'eps_greedy_masker',
+    'offline_logger', 'wandb_online_logger', 'wandb_offline_logger', 'final_ctx_saver', 'eps_greedy_handler',
+    'eps_greedy_masker',
     'gae_estimator', 'montecarlo_return_estimator', 'reward_estimator', 'her_data_enhancer',
     'nstep_reward_enhancer', 'priority_calculator', 'epoch_timer'
 )

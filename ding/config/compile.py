@@ -21,7 +21,7 @@ from typing import Any, Mapping, Optional, Tuple
 
 from easydict import EasyDict
 
-from ding.config.di_engine_keys import ENV_REPLAY, POLICY_COMMON
+from ding.config.di_engine_keys import ENV_REPLAY, OFF_POLICY_COMMON, POLICY_COMMON, REPLAY_BUFFER_COMMON
 from ding.config.io import save_config_py, save_config_yaml
 from ding.config.validate import check_keys
 from ding.utils.dicts import deep_merge
@@ -94,9 +94,10 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[Eas
     buffer_declared = class_defaults(classes['buffer'])
     policy_buffer = policy.get('other', {}).get('replay_buffer')
     if buffer_declared is not None or policy_buffer is not None:
-        replay = deep_merge(deep_merge(buffer_declared or {}, policy_buffer or {}),
+        replay = deep_merge(deep_merge(deep_merge(REPLAY_BUFFER_COMMON, buffer_declared or {}), policy_buffer or {}),
                             create_cfg.get('replay_buffer') or {})
         policy.other = deep_merge(policy.get('other', {}), {'replay_buffer': replay})
+        policy = deep_merge(OFF_POLICY_COMMON, policy)  # DI-engine's keys of off-policy policies (di_engine_keys.py)
     for name, where in (('learner', 'learn'), ('collector', 'collect'), ('evaluator', 'eval')):
         declared = class_defaults(classes[name])
         if declared is not None:  # legacy serial-pipeline components, kept under the policy
@@ -152,6 +153,8 @@ def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, le
         policy = policy or resolve_class(POLICY_REGISTRY, create_cfg.get('policy'))
         buffer = buffer or resolve_class(BUFFER_REGISTRY, create_cfg.get('replay_buffer'), 'deque')
         reward_model = reward_model or resolve_class(REWARD_MODEL_REGISTRY, create_cfg.get('reward_model'))
+    if policy is not None and hasattr(policy, 'variant_for'):  # e.g. PPOPolicy with multi_agent=True is MAPPO
+        policy = policy.variant_for(user.get('policy') or {})
     classes = dict(env=env, env_manager=env_manager, policy=policy, buffer=buffer, learner=learner,
                    collector=collector, evaluator=evaluator, reward_model=reward_model, world_model=world_model)
     defaults, open_paths = build_defaults(create_cfg if auto else {}, classes)

@@ -10,6 +10,9 @@ Implemented (declared as defaults by compile_config, read where named):
 - `env.replay_path`: `ding -m eval` records the evaluation episodes there as a GIF.
 - `policy.cuda`, `policy.multi_gpu`: in every policy's own defaults.
 - `policy.other.her`: `HerRewardModel`'s config (ding/reward_model/her_reward_model.py).
+- in a policy with a replay buffer: `policy.random_collect_size` (random-action warm-up steps of
+  the off-policy pipelines) and `other.replay_buffer.alpha / beta / anneal_step` (prioritized
+  replay's exponents and beta's annealing, read by ding/entry/pipeline.py when `priority=True`).
 A key that is neither declared nor listed below is a misspelling: compile_config fails naming it.
 """
 import logging
@@ -31,6 +34,9 @@ POLICY_COMMON = EasyDict(
     other=dict(her=dict()),
 )
 ENV_REPLAY = EasyDict(replay_path=None)
+# declared where the policy has a replay buffer (ding/config/compile.py)
+OFF_POLICY_COMMON = EasyDict(random_collect_size=0)
+REPLAY_BUFFER_COMMON = EasyDict(alpha=0.6, beta=0.4, anneal_step=int(1e5))
 
 # Real DI-engine keys that ding accepts and ignores, by dotted path, with what they are for (or
 # what to use instead). `X.*` stands for the section X given as a whole where ding declares no
@@ -56,9 +62,12 @@ ACCEPTED_UNUSED = {
     'policy.other.replay_buffer.monitor': "DI-engine's buffer monitor",
     'policy.other.commander.*': "DI-engine's parallel commander",
     'policy.command.*': "DI-engine's parallel commander",
-    'policy.multi_agent': 'multi-agent policies are not part of ding',
+    'policy.multi_agent': 'multi-agent PPO and discrete SAC (PPOPolicy and DiscreteSACPolicy build MAPPO / MASAC)',
+    'policy.agent_num': 'the agent count is policy.model.agent_num',
     'policy.recompute_adv': 'ding computes advantages once per collect',
     'policy.learn.value_norm': 'value normalisation in PPO',
+    'policy.learn.ppo_param_init': 'orthogonal init, on by default in VAC and MAVAC (model.orthogonal_init)',
+    'policy.learn.multi_gpu': 'data-parallel learners are switched by policy.multi_gpu',
     'policy.learn.resume_training': 'use `ding resume RUN_DIR`',
     'policy.learn.lr_scheduler': 'learning-rate schedules',
     'policy.learn.grad_norm': 'PG gradient norm clipping (use learn.grad_clip_value)',
@@ -94,6 +103,47 @@ ACCEPTED_UNUSED = {
     'policy.eval.env_num': 'the evaluator env count comes from env.evaluator_env_num',
     'policy.other.eps.*': 'epsilon-greedy exploration, which this policy does not use',
     'policy.other.eps.collect': "DI-engine's epsilon for demo-data collection",
+    'policy.learn.learning_rate_alpha': "an entropy-temperature learning rate (DI-engine's BCQ d4rl configs "
+                                        "carry one), which this policy does not have",
+    'policy.learn.data_path': "a stale key in DI-engine's d4rl configs; the dataset path is policy.collect.data_path",
+    'policy.collect.expert_data_path': "DI-engine's demo-data collection (use an offline_data_saver pipeline)",
+    'policy.kappa': "a stale key in DI-engine's Atari IQN/FQF configs; the quantile loss threshold is learn.kappa",
+    'policy.learn.betas': "Adam's betas in DI-engine's Atari A2C configs; ding uses torch's defaults",
+    'policy.learn.epochs_aux': "a stale key in DI-engine's Atari PPG configs (use learn.aux_train_epoch)",
+    'policy.learn.beta_weight': "a stale key in DI-engine's Atari PPG configs (use learn.aux_bc_weight)",
+    'policy.learn.iqn': "a stale Rainbow switch in DI-engine's Atari configs; Rainbow here is C51-based",
+    'policy.model.critic_head_type': "D4PG's critic head, which is always categorical here",
+    # DI-engine's Decision Transformer configs (d4rl, atari, box2d, cartpole) carry these
+    'dataset.*': "DI-engine's DT dataset section; ding's `sequence` dataset reads policy.collect.data_path, "
+                 "policy.context_len and policy.rtg_scale",
+    'policy.stop_value': 'the stop value comes from env.stop_value',
+    'policy.env_name': 'the env comes from env.env_id',
+    'policy.evaluator_env_num': 'the evaluator env count comes from env.evaluator_env_num',
+    'policy.weight_decay': "a stale key in DI-engine's DT configs; DT's AdamW weight decay is policy.wt_decay",
+    'policy.batch_size': 'the batch size comes from policy.learn.batch_size',
+    'policy.num_eval_ep': 'the evaluation episode count comes from env.n_evaluator_episode',
+    'policy.max_timestep': "DI-engine's DT timestep-embedding size (use policy.model.max_timestep)",
+    'policy.target_update_freq': "a stale key in DI-engine's CartPole DT config",
+    'policy.device': 'the device comes from policy.cuda',
+    'env.episode_num': "DI-engine's DT evaluation episode count (use env.n_evaluator_episode)",
+    'policy.embed_dim': "DT model size that DI-engine's dt.py reads to build the model (DTPolicy's is policy.model)",
+    'policy.n_heads': "DT model size that DI-engine's dt.py reads to build the model (DTPolicy's is policy.model)",
+    'policy.n_blocks': "DT model size that DI-engine's dt.py reads to build the model (DTPolicy's is policy.model)",
+    'policy.dropout_p': "DT model setting that DI-engine's dt.py reads to build the model (DTPolicy's is "
+                        "policy.model)",
+    'policy.num_updates_per_iter': "DI-engine's DT updates per iteration (bound runs with --max-train-iter)",
+    'policy.log_dir': "DI-engine's DT log folder (logs go under exp_name)",
+    'policy.min_q_weight': "a stale CQL key in DI-engine's CartPole DT config",
+    'policy.learn.target_update_freq': "a stale key in DI-engine's LunarLander DT config",
+    'policy.learn.kappa': "a stale key in DI-engine's d4rl random-dataset DT configs",
+    'policy.learn.min_q_weight': "a stale CQL key in DI-engine's d4rl random-dataset DT configs",
+    'policy.eval.evaluator.evalu_freq': "a misspelling of eval_freq in DI-engine's d4rl random-dataset DT configs "
+                                        "(the default eval_freq applies)",
+    'policy.learn.dataset_path': "DI-engine's LunarLander DT dataset path (ding reads policy.collect.data_path)",
+    'reward_model.clear_buffer_per_iters': "DI-engine's RND data-buffer clearing; ding's RND trains on each "
+                                           "collect's data",
+    'reward_model.intrinsic_reward_rescale': "DI-engine's RND intrinsic-reward rescale (use "
+                                             "intrinsic_reward_weight)",
 }
 
 _warned: set = set()

@@ -29,6 +29,7 @@ _EXPORTS = {
     'NaiveRLDataset': 'offline_dataset',
     'HDF5Dataset': 'offline_dataset',
     'D4RLDataset': 'offline_dataset',
+    'SequenceDataset': 'sequence_dataset',
     'DatasetStatistics': 'offline_dataset',
 }
 _lazy_getattr, _lazy_dir = lazy_exports(__name__, _EXPORTS)
@@ -49,6 +50,7 @@ def __dir__():
 from ding.utils.registry import BUFFER_REGISTRY, DATASET_REGISTRY  # noqa: E402
 
 BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'buffer.di_engine_types',
-                                  'episode': 'buffer.di_engine_types'})
+                                  'episode': 'buffer.di_engine_types', 'frame': 'buffer.frame_buffer'})
 # config `policy.collect.data_type` -> the module that registers the dataset
 DATASET_REGISTRY.declare(__name__, {'naive': 'offline_dataset', 'hdf5': 'offline_dataset', 'd4rl': 'offline_dataset'})
+DATASET_REGISTRY.declare(__name__, {'sequence': 'sequence_dataset', 'd4rl_trajectory': 'sequence_dataset'})

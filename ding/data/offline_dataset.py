@@ -180,21 +180,46 @@ class HDF5Dataset(OfflineRLDataset):
         super().__init__(load_hdf5(data_path_of(cfg, 'hdf5')), cfg)
 
 
+def d4rl_dataset_path(env_id: str) -> str:
+    """Where the local dataset of a D4RL env id lives: `$D4RL_DATASET_DIR/<env_id>.hdf5`
+    (default `~/.d4rl/datasets`, d4rl's own cache folder). Made, never downloaded, by
+    `python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id ENV_ID`."""
+    root = os.environ.get('D4RL_DATASET_DIR', os.path.join(os.path.expanduser('~'), '.d4rl', 'datasets'))
+    return os.path.join(root, f'{env_id}.hdf5')
+
+
+def _d4rl_path(cfg: Any) -> str:
+    """`cfg.policy.collect.data_path`, else (DI-engine's D4RL configs leave it None) the local
+    file of `cfg.env.env_id`."""
+    env_id = ((cfg.get('env') or {}).get('env_id') if isinstance(cfg, dict) else None)
+    has_path = isinstance(cfg, (str, os.PathLike)) or ((cfg.get('policy') or {}).get('collect') or {}).get('data_path')
+    if has_path or not env_id:
+        return data_path_of(cfg, 'd4rl')
+    path = d4rl_dataset_path(env_id)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f'd4rl dataset: no local file for env_id={env_id!r} at {path} (datasets are never '
+                                f'downloaded); make it with: python -m dizoo.d4rl.entry.d4rl_make_dataset '
+                                f'--env-id {env_id}, or set cfg.policy.collect.data_path')
+    return path
+
+
 @DATASET_REGISTRY.register('d4rl')
 class D4RLDataset(OfflineRLDataset):
-    """A D4RL-layout hdf5 file on local disk (d4rl itself is not needed); `cfg` is a config or a path."""
+    """A D4RL-layout hdf5 file on local disk (d4rl itself is not needed); `cfg` is a config or a
+    path. Without a data_path, the file of `cfg.env.env_id` (`d4rl_dataset_path`)."""
 
     def __init__(self, cfg: Any) -> None:
-        super().__init__(d4rl_transitions(read_hdf5(data_path_of(cfg, 'd4rl'))), cfg)
+        super().__init__(d4rl_transitions(read_hdf5(_d4rl_path(cfg))), cfg)
 
 
 def create_dataset(cfg: Any, **kwargs: Any) -> OfflineRLDataset:
-    """The dataset `cfg.policy.collect.data_type` names ('naive', 'hdf5', 'd4rl'), read from
+    """The dataset `cfg.policy.collect.data_type` names ('naive', 'hdf5', 'd4rl', or 'sequence' /
+    'd4rl_trajectory': windows for Decision Transformer, ding/data/sequence_dataset.py), read from
     `cfg.policy.collect.data_path`."""
     collect = (cfg.get('policy') or {}).get('collect') or {}
     data_type = collect.get('data_type')
     if data_type is None:
-        raise ValueError("create_dataset: set cfg.policy.collect.data_type ('naive', 'hdf5' or 'd4rl')")
+        raise ValueError("create_dataset: set cfg.policy.collect.data_type ('naive', 'hdf5', 'd4rl' or 'sequence')")
     import importlib
     for name in cfg.get('import_names') or []:
         importlib.import_module(name)

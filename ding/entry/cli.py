@@ -7,6 +7,7 @@
     ding export RUN_DIR --format torchscript|onnx      deployable actor   (ding.entry.export)
     ding tune   --algo dqn --env CartPole-v1 --trials N  hyperparameter search (ding.entry.tune)
     ding list                                          what is available  (ding.entry.listing)
+    ding collect RUN_DIR --episodes N --eps E --out F  offline dataset    (ding.entry.collect)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
 Mistakes a user can fix (an unknown algorithm, env or config key, a bad number, a misspelt
@@ -34,6 +35,7 @@ SUBCOMMANDS = {
     'export': ('ding.entry.export', 'export a run\'s greedy actor as TorchScript or ONNX'),
     'tune': ('ding.entry.tune', 'search hyperparameters with Optuna (pruned, parallel, resumable)'),
     'list': ('ding.entry.listing', 'list algorithms, envs and tuned configs'),
+    'collect': ('ding.entry.collect', 'make an offline dataset with a trained run\'s policy'),
 }
 
 

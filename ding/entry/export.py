@@ -3,7 +3,9 @@ the run's greedy actor as a file that runs without ding (see `ding.policy.export
 
 The policy is rebuilt the way `ding eval` does it (the run's config, then the checkpoint's
 weights); RUN_DIR may also be a checkpoint file inside a run's ckpt/. The default output is
-`RUN_DIR/export/actor_<ckpt>.pt` (TorchScript) or `.onnx`.
+`RUN_DIR/export/actor_<ckpt>.pt` (TorchScript) or `.onnx`. A checkpoint that carries
+observation-normalisation statistics (`env_normalizer`, written by `CkptSaver(..., normalizer=...)`)
+has them exported in front of the model, so the file takes raw observations.
 """
 import argparse
 import os
@@ -64,10 +66,24 @@ def export_run(path: str, format: str, ckpt: Optional[str] = None, output: Optio
     target = output or default_output(run_dir, ckpt_path, format)
     from ding.policy.export import ExportError, export_policy
     try:
-        meta = export_policy(policy, target, format, outputs=outputs)
+        meta = export_policy(policy, target, format, outputs=outputs, obs_module=obs_normalizer_of(ckpt_path))
     except ExportError as err:
         raise UsageError(str(err)) from err
     return dict(meta, path=target, checkpoint=ckpt_path)
+
+
+def obs_normalizer_of(ckpt_path: str) -> Optional[Any]:
+    """The observation normaliser a checkpoint carries (NormalizedEnvManager's statistics), as a
+    torch module; None when it carries none."""
+    from ding.utils.checkpoint_io import load_checkpoint
+    state = load_checkpoint(ckpt_path)
+    stats = state.get('env_normalizer') if isinstance(state, dict) else None
+    if not stats or stats.get('obs') is None:
+        return None
+    from ding.envs.env_wrappers.running_stats import RunningMeanStd
+    obs = RunningMeanStd(shape=tuple(stats['obs']['shape']))
+    obs.load_state_dict(stats['obs'])
+    return obs.as_module(stats.get('clip_range'))
 
 
 def main(args: argparse.Namespace) -> int:
@@ -75,6 +91,9 @@ def main(args: argparse.Namespace) -> int:
     meta = export_run(args.path, args.format, args.ckpt, args.output, outputs)
     shape = 'x'.join(str(d) for d in meta['obs_shape'])
     print(f'exported {meta["policy"]} [{os.path.relpath(meta["checkpoint"])}] as {args.format}: {meta["path"]}')
-    print(f'  input obs float32 [B, {shape}] -> ' + ', '.join(f'{k} {meta["output_dtypes"][k]}' for k in outputs)
+    inputs = f'obs float32 [B, {shape}]' + (' (raw: normalised inside)' if meta['obs_normalization'] else '')
+    if 'state_shape' in meta:
+        inputs += ', state float32 [B, ' + 'x'.join(str(d) for d in meta['state_shape']) + ']'
+    print(f'  input {inputs} -> ' + ', '.join(f'{k} {meta["output_dtypes"][k]}' for k in meta['outputs'])
           + f'; max |diff| vs eval forward {meta["parity_max_abs_diff"]:.2g}')
     return 0

@@ -19,6 +19,11 @@ EXTRA_OF_MODULE = {
     'onnxruntime': 'export',
     'h5py': 'offline',
     'optuna': 'tune',
+    'minatar': 'minatar',
+    'minigrid': 'minigrid',
+    'wandb': 'wandb',
+    'pettingzoo': 'petting_zoo',
+    'mpe2': 'petting_zoo',
 }
 
 

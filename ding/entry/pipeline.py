@@ -86,8 +86,9 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
 
 def make_replay_buffer(cfg: Any) -> Any:
     """The off-policy replay buffer of `cfg`, prioritized when the policy asks for it."""
-    from ding.data import DequeBuffer
-    buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
+    from ding.utils.registry import BUFFER_REGISTRY
+    replay = cfg.policy.other.replay_buffer  # `type`: 'deque' (DI-engine's 'naive'), 'frame' (pixel replay), ...
+    buffer_ = BUFFER_REGISTRY.lookup(replay.get('type') or 'deque')(size=replay.replay_buffer_size)
     if cfg.policy.get('priority', False):
         buffer_.use(prioritized_replay(buffer_, cfg))
     return buffer_
@@ -105,7 +106,20 @@ def prioritized_replay(buffer_: Any, cfg: Any) -> Any:
                                     IS_weight_anneal_train_iter=replay.get('anneal_step', int(1e5)))
 
 
-def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, nstep: Any = None) -> None:
+def _make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
+    from ding.framework import middleware as mw
+    collect_mode = parts.policy.collect_mode
+    if kind == 'offpolicy':
+        random_size = cfg.policy.get('random_collect_size', 0) or 0
+        return mw.StepCollector(cfg, collect_mode, parts.collector_env, random_collect_size=random_size)
+    if kind == 'onpolicy':
+        return mw.StepCollector(cfg, collect_mode, parts.collector_env)
+    if kind == 'episode':
+        return mw.EpisodeCollector(cfg, collect_mode, parts.collector_env)
+    raise ValueError(f'unknown pipeline kind {kind!r}; valid: {PIPELINE_KINDS}')
+
+
+def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, collector: Any, nstep: Any = None) -> None:
     from ding.entry.learner_hooks import log_train_freq
     from ding.framework import middleware as mw
     policy = parts.policy
@@ -113,22 +127,19 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, nstep:
     if kind == 'offpolicy':
         if cfg.policy.other.get('eps'):
             task.use(mw.eps_greedy_handler(cfg))
-        random_size = cfg.policy.get('random_collect_size', 0) or 0
-        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env, random_collect_size=random_size))
+        task.use(collector)
         if nstep is not None:
             task.use(nstep)
         task.use(mw.data_pusher(cfg, parts.buffer))
         task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
     elif kind == 'onpolicy':
-        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env))
+        task.use(collector)
         task.use(mw.gae_estimator(cfg, policy.collect_mode))
         task.use(mw.multistep_trainer(policy.learn_mode, log_freq=log_freq))
-    elif kind == 'episode':
-        task.use(mw.EpisodeCollector(cfg, policy.collect_mode, parts.collector_env))
+    else:  # 'episode'
+        task.use(collector)
         task.use(mw.montecarlo_return_estimator(policy))
         task.use(mw.trainer(cfg, policy.learn_mode, log_freq=log_freq))
-    else:
-        raise ValueError(f'unknown pipeline kind {kind!r}; valid: {PIPELINE_KINDS}')
 
 
 def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
@@ -150,6 +161,10 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     extra = {'ckpt_saver': ckpt_saver} if hasattr(ckpt_saver, 'state_dict') else {}
     if nstep is not None:
         extra['nstep_reward_enhancer'] = nstep
+    # EpisodeCollector's running episodes, a DI-engine-style policy's transition recorder
+    collector = _make_collector(cfg, parts, kind)
+    if hasattr(collector, 'state_dict'):
+        extra['collector'] = collector
     # a recurrent policy's collect mode keeps each env's hidden state: the in-flight episodes need it
     if getattr(parts.policy.collect_mode, 'keeps_episode_state', False):
         extra['collect_mode'] = parts.policy.collect_mode
@@ -164,7 +179,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
         for hook in options.after_eval:
             task.use(hook)
-        _use_learning_stages(task, cfg, parts, kind, nstep)
+        _use_learning_stages(task, cfg, parts, kind, collector, nstep)
         task.use(mw.online_logger(train_show_freq=learner_hooks.log_train_freq(cfg, 100)))
         task.use(ckpt_saver)
         task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))

@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--seed', type=seed_value, default=0)
     parser.add_argument('--max-env-step', type=positive_int, default=None,
                         help='env-step budget (default: the tuned one)')
+    parser.add_argument('--dataset', default=None, help='a dataset file: train offline on it (ding.entry.train_offline)')
+    parser.add_argument('--max-train-iter', type=positive_int, default=int(1e10),
+                        help='offline runs: update budget (default: the config\'s train_epoch epochs)')
     parser.add_argument('--checkpoint-freq', type=positive_int, default=10000,
                         help='env steps between resume checkpoints')
     parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
@@ -155,6 +158,9 @@ def summary(ctx: Any) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, 'dataset', None):  # offline: a dataset instead of env interaction
+        from ding.entry.train_offline import main as train_offline
+        return train_offline(args)
     main_cfg, create_cfg, info = resolve_config(args.algo, args.env, args.file)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     from ding.entry.distributed_train import SECTION, plan_from

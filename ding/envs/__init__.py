@@ -22,6 +22,7 @@ _EXPORTS = {
     'WorkerInferenceSampler': 'env_manager.worker_inference',
     'EnvSupervisor': 'env_manager.env_supervisor',
     'EnvState': 'env_manager.env_state',
+    'PettingZooParallelEnv': 'petting_zoo_env',
 }
 # DI-engine's `ding.envs` re-exports every env wrapper (`from ding.envs import FrameStackWrapper`).
 _EXPORTS.update({name: 'env_wrappers' for name in (

@@ -5,6 +5,8 @@ _EXPORTS = {
     'mlp': 'common',
     'FCEncoder': 'common',
     'ConvEncoder': 'common',
+    'image_encoder': 'conv_encoders',
+    'grid_encoder': 'conv_encoders',
     'DQN': 'dqn',
     'C51DQN': 'c51',
     'QRDQN': 'qrdqn',
@@ -24,6 +26,15 @@ _EXPORTS = {
     'ContinuousBC': 'bc',
     'IQLModel': 'iql',
     'BCQ': 'bcq',
+    'MAVAC': 'mavac',
+    'QMix': 'qmix',
+    'VDN': 'qmix',
+    'MAQAC': 'maqac',
+    'QACDIST': 'qac_dist',
+    'PPG': 'ppg',
+    'QACEnsemble': 'qac_ensemble',
+    'EDAC': 'qac_ensemble',
+    'DecisionTransformer': 'decision_transformer',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -34,4 +45,7 @@ MODEL_REGISTRY.declare(__name__, {
     'discrete_bc': 'bc', 'continuous_bc': 'bc', 'iql': 'iql', 'bcq': 'bcq',
     'dqn': 'dqn', 'c51dqn': 'c51', 'qrdqn': 'qrdqn', 'iqn': 'iqn', 'rainbowdqn': 'rainbow', 'fqf': 'fqf',
     'drqn': 'drqn',
+    'mavac': 'mavac', 'qmix': 'qmix', 'vdn': 'qmix', 'maqac': 'maqac',
+    'qac_dist': 'qac_dist', 'ppg': 'ppg', 'edac': 'qac_ensemble',
+    'dt': 'decision_transformer',
 })

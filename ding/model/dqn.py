@@ -4,7 +4,8 @@ from typing import Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
-from ding.model.common import ConvEncoder, FCEncoder
+from ding.model.common import FCEncoder
+from ding.model.conv_encoders import image_encoder
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
 
@@ -20,12 +21,12 @@ def _action_count(action_shape: Union[int, Sequence[int]]) -> int:
 
 def build_encoder(obs_shape: Union[int, Sequence[int]], hidden_size_list: Sequence[int],
                   activation: Type[nn.Module]) -> nn.Module:
-    """FCEncoder for vector observations (int or 1-d shape), ConvEncoder for images [C, H, W]."""
+    """FCEncoder for vector observations (int or 1-d shape), a conv encoder for images [C, H, W]."""
     shape = [obs_shape] if isinstance(obs_shape, int) else list(obs_shape)
     if len(shape) == 1:
         return FCEncoder(shape[0], hidden_size_list, activation)
-    if len(shape) == 3:
-        return ConvEncoder(shape, hidden_size_list, activation)
+    if len(shape) == 3:  # Atari frames or small grids (MinAtar): ding/model/conv_encoders.py
+        return image_encoder(shape, hidden_size_list, activation)
     raise ValueError(f'no encoder for obs_shape={obs_shape!r}: expected an int, [N] or [C, H, W]')
 
 

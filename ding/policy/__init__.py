@@ -29,6 +29,15 @@ _EXPORTS = {
     'IQLPolicy': 'iql',
     'BCQPolicy': 'bcq',
     'IMPALAPolicy': 'impala',
+    'MAPPOPolicy': 'mappo',
+    'QMIXPolicy': 'qmix',
+    'VDNPolicy': 'qmix',
+    'MASACPolicy': 'masac',
+    'SACDiscretePolicy': 'discrete_sac',
+    'D4PGPolicy': 'd4pg',
+    'PPGOffPolicy': 'ppg',
+    'EDACPolicy': 'edac',
+    'DTPolicy': 'dt',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -59,4 +68,12 @@ POLICY_REGISTRY.declare(__name__, {
     'iql': 'iql',
     'bcq': 'bcq',
     'impala': 'impala',
+    'mappo': 'mappo',
+    'qmix': 'qmix',
+    'vdn': 'qmix',
+    'masac': 'masac',
+    'd4pg': 'd4pg',
+    'ppg_offpolicy': 'ppg',
+    'edac': 'edac',
+    'dt': 'dt',
 })

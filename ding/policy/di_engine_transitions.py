@@ -80,14 +80,19 @@ class DIEngineTransitions:
         return self._finished
 
     def state_dict(self) -> Dict[str, Any]:
+        """Episode ids and each env's running episode: with the env snapshot, a resumed run
+        records the same transitions (the collectors' `state_dict` carries this)."""
         return {'episode_id': list(self._episode_id), 'next_episode_id': self._next_episode_id,
-                'pending': self._pending}
+                'pending': [list(rows) for rows in self._pending]}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
+        if len(state['episode_id']) != self.env_num:
+            raise ValueError(f'transition recorder state is for {len(state["episode_id"])} envs, '
+                             f'this collector has {self.env_num}')
         self._episode_id = list(state['episode_id'])
         self._episode_tensor = [torch.tensor([i]) for i in self._episode_id]
         self._next_episode_id = int(state['next_episode_id'])
-        self._pending = state['pending']
+        self._pending = [list(rows) for rows in state['pending']]
 
 
 def _env_rows(obs: Any) -> Any:

@@ -34,6 +34,22 @@ class DiscreteSACPolicy(SACPolicyBase):
         ),
     )
 
+    @classmethod
+    def variant_for(cls, cfg: Any) -> type:
+        """The class `cls(cfg)` builds: MASACPolicy for DI-engine's `multi_agent=True`
+        (its ding/example/masac.py builds `SACDiscretePolicy`)."""
+        if cls is DiscreteSACPolicy and cfg is not None and cfg.get('multi_agent', False):
+            from ding.policy.masac import MASACPolicy
+            return MASACPolicy
+        return cls
+
+    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
+        variant = cls.variant_for(cfg)
+        if issubclass(variant, cls):
+            return super().__new__(variant)
+        policy = variant(cfg, *args, **kwargs)  # not a subclass: Python would not call its __init__
+        return policy
+
     def default_model(self) -> nn.Module:
         return build_model(DiscreteQAC, self._cfg.model)
 
@@ -81,3 +97,6 @@ class DiscreteSACPolicy(SACPolicyBase):
     def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:
         logit = self._eval_model.compute_actor(obs)['logit']
         return {'action': logit.argmax(-1), 'logit': logit}
+
+
+SACDiscretePolicy = DiscreteSACPolicy  # DI-engine's name (its ding/example/masac.py imports it)

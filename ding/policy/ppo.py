@@ -5,7 +5,7 @@ Collecting stores each transition's `value` and `logp`; `gae_estimator` adds `ad
 in shuffled minibatches of `batch_size`, one optimiser step each, and returns one dict of
 scalars per step (`multistep_trainer` counts them as train iterations).
 """
-from typing import Dict, List
+from typing import Any, Dict, List
 
 import torch
 
@@ -22,6 +22,8 @@ TRAIN_COLUMNS = ('obs', 'logp', 'value', 'adv', 'return')
 class PPOPolicy(OnPolicyBase):
     config = dict(
         type='ppo',
+        # DI-engine's switch: True makes `PPOPolicy(cfg)` a MAPPOPolicy (ding/policy/mappo.py)
+        multi_agent=False,
         learn=dict(
             epoch_per_collect=10,
             batch_size=64,
@@ -35,6 +37,18 @@ class PPOPolicy(OnPolicyBase):
         ),
         collect=dict(gae_lambda=0.95),
     )
+
+    @classmethod
+    def variant_for(cls, cfg: Any) -> type:
+        """The class `cls(cfg)` builds (and compile_config takes the defaults of): MAPPOPolicy for
+        DI-engine's `multi_agent=True`, as its ding/example/mappo.py builds `PPOPolicy`."""
+        if cls is PPOPolicy and cfg is not None and cfg.get('multi_agent', False):
+            from ding.policy.mappo import MAPPOPolicy
+            return MAPPOPolicy
+        return cls
+
+    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> 'PPOPolicy':
+        return super().__new__(cls.variant_for(cfg))
 
     def _forward_learn(self, data: Batch) -> List[Dict[str, float]]:
         data = train_columns(data, type(self).__name__)

@@ -1,13 +1,15 @@
 """Acceptance: DI-engine 0.5.3's own dizoo configs, for the algorithms and envs ding ships,
 compile against ding; DI-engine keys ding ignores get one warning each; misspellings still fail."""
 import logging
+import os
+import re
 
 import pytest
 from easydict import EasyDict
 
 from ding.config import compile_config
 from ding.config import di_engine_keys
-from tests.di_engine_wheel import di_engine_file
+from tests.di_engine_wheel import di_engine_file, di_engine_names
 
 # (config file under dizoo/, what it trains); configs needing a reward model (GAIL, TREX, RND,
 # ICM, GCL) or a policy ding does not ship are out of scope.
@@ -30,7 +32,7 @@ CONFIGS = [
 
 def load(path: str):
     """main_config, create_config of a DI-engine config file (its `__main__` block not run)."""
-    namespace = {'__name__': 'di_engine_config'}
+    namespace = {'__name__': 'di_engine_config', '__file__': path}
     exec(compile(di_engine_file('dizoo/' + path), path, 'exec'), namespace)
     return namespace['main_config'], namespace['create_config']
 
@@ -80,3 +82,65 @@ def test_naive_buffer_type_is_our_deque_buffer():
     from ding.data import DequeBuffer
     from ding.utils import BUFFER_REGISTRY
     assert BUFFER_REGISTRY.lookup('naive') is DequeBuffer
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Configs of shipped envs and policy types that need what ding does not ship, each with why (a
+# config matching one still has to compile when it can: some TREX configs need no reward model).
+OUT_OF_SCOPE = {
+    r'.*_(gail|trex|gcl)(_\w+)?_config\.py': 'a reward model ding does not ship (GAIL, TREX, guided cost)',
+    r'.*_bco_config\.py': 'BCO (behaviour cloning from observation), not shipped',
+    r'.*/qbert_sqil_config\.py': 'SQIL (DQN with its learn.alpha), not shipped',
+    r'petting_zoo/.*_maddpg_config\.py': 'multi-agent DDPG, not shipped',
+    r'.*_envpool_config\.py': "env_manager type 'env_pool' (DI-engine's name; ding registers 'envpool')",
+}
+
+
+def shipped_configs():
+    """(path, policy type, out-of-scope reason or '') of every DI-engine config of an env ding
+    has a dizoo package and an env module for, whose policy type ding registers."""
+    from ding.utils.registry import POLICY_REGISTRY
+    found = []
+    for name in di_engine_names('dizoo/'):
+        m = re.fullmatch(r'dizoo/(.+?)/config/(.+_config)\.py', name)
+        if not m or not os.path.isdir(os.path.join(ROOT, 'dizoo', m.group(1))):
+            continue
+        path = name[len('dizoo/'):]
+        try:
+            _, create = load(path)
+        except Exception:  # noqa: BLE001 - a config file that does not run in DI-engine either
+            continue
+        try:
+            POLICY_REGISTRY.lookup(create.policy.type)
+        except (KeyError, ModuleNotFoundError):
+            continue
+        if not all(_module_exists(m) for m in (create.get('env') or {}).get('import_names') or ()):
+            continue  # an env of that family ding does not ship (e.g. petting_zoo's pistonball)
+        why = next((w for pattern, w in OUT_OF_SCOPE.items() if re.fullmatch(pattern, path)), '')
+        found.append((path, create.policy.type, why))
+    return found
+
+
+def _module_exists(name: str) -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+@pytest.mark.slow  # ~240 DI-engine config files read and compiled (~4 s)
+def test_every_di_engine_config_of_what_ding_ships_compiles():
+    """Acceptance, in full: every config DI-engine 0.5.3 has for an env and algorithm ding ships
+    compiles, apart from the listed ones that need what ding does not ship."""
+    failed, compiled, out_of_scope = [], [], []
+    for path, _, why in shipped_configs():
+        main, create = load(path)
+        try:
+            compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+            compiled.append(path)
+        except Exception as err:  # noqa: BLE001 - collected, reported below
+            (out_of_scope if why else failed).append((path, ' '.join(str(err).split())[:300]))
+    assert not failed, failed
+    assert len(compiled) >= 219 and len(out_of_scope) == 19, (len(compiled), out_of_scope)
+    print(f'{len(compiled)} DI-engine configs compile; {len(out_of_scope)} need what ding does not ship')

@@ -1,20 +1,22 @@
-"""Every ```python block of docs/pipelines.md is a complete program that runs as shown.
+"""Every ```python block of the documentation site (docs/*.md) is a complete program that runs
+as shown; excerpts that are not programs are fenced ```py.
 
 Each block runs in its own interpreter, in a temp dir, with `termination_checker` capped at
-`CAP` env steps (the blocks train for up to 100k steps as written; the cap is the only
-change), and must exit 0 after writing its final checkpoint.
+`CAP` env steps or train iterations (the blocks train for up to 100k steps as written; the cap
+is the only change), and must exit 0 after writing its final checkpoint.
 """
 import os
 import re
 import subprocess
 import sys
 import textwrap
+from glob import glob
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DOCS = ('docs/pipelines.md', )
-CAP = 1  # env steps: the pipeline stops after its first step, in which every middleware ran once
+DOCS = sorted(os.path.relpath(p, ROOT) for p in glob(os.path.join(ROOT, 'docs', '**', '*.md'), recursive=True))
+CAP = 1  # env steps / train iterations: the pipeline stops after its first step, in which every middleware ran once
 
 # Runs the snippet as __main__ after capping every termination_checker it builds.
 RUNNER = textwrap.dedent(f'''
@@ -24,7 +26,8 @@ RUNNER = textwrap.dedent(f'''
 
     def termination_checker(max_env_step=None, max_train_iter=None):
         cap = {CAP} if max_env_step is None else min(max_env_step, {CAP})
-        return _checker(max_env_step=cap, max_train_iter=max_train_iter)
+        cap_iter = None if max_train_iter is None else min(max_train_iter, {CAP})
+        return _checker(max_env_step=cap, max_train_iter=cap_iter)
 
     mw.termination_checker = termination_checker
     runpy.run_path(sys.argv[1], run_name='__main__')
@@ -41,10 +44,19 @@ SNIPPETS = [(path, i, code) for path in DOCS for i, code in enumerate(python_blo
 
 
 def test_docs_have_snippets():
-    assert len(SNIPPETS) >= 3
+    # the site's pipelines: off-policy, on-policy, env manager (pipelines.md), offline, multi-agent, distributed
+    pages = {path for path, _, _ in SNIPPETS}
+    assert {'docs/pipelines.md', 'docs/offline.md', 'docs/multiagent.md', 'docs/distributed.md'} <= pages
+    assert len(SNIPPETS) >= 6
 
 
-@pytest.mark.parametrize('path, index, code', SNIPPETS, ids=[f'{p}#{i}' for p, i, _ in SNIPPETS])
+# The first three programs of pipelines.md run in `make test`; the others (about 4 s of CPU each) with the slow tests.
+FAST = {('docs/pipelines.md', 0), ('docs/pipelines.md', 1), ('docs/pipelines.md', 2)}
+
+
+@pytest.mark.parametrize('path, index, code', [
+    pytest.param(p, i, c, id=f'{p}#{i}', marks=() if (p, i) in FAST else pytest.mark.slow) for p, i, c in SNIPPETS
+])
 def test_snippet_runs(path, index, code, tmp_path):
     # A complete program: its own imports, ding_init, and a bound the cap can shorten.
     assert 'ding_init(cfg)' in code and 'termination_checker(' in code, f'{path} block {index} is not complete'

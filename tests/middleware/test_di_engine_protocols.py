@@ -189,6 +189,7 @@ def test_pipeline_smoke(one_thread):
     assert buffer_.count() == 12 * 8 and ctx.env_step == 12 * 8 and ctx.train_iter > 0
 
 
+@pytest.mark.slow  # ~10 s on a quiet machine
 def test_learns_cartpole(one_thread):
     """The acceptance run: CartPole-v0 (200-step cap) to the stop value 195 in under 4000 env steps
     (about 10 s here; seed 0 stops at env_step 1336)."""

@@ -27,7 +27,8 @@ def pendulum_medium(tmp_path_factory):
     return info['path']
 
 
-def run_config(module: str, data_path: str, exp_name: str, stop_value: float, max_train_iter: int, **learn):
+def run_config(module: str, data_path: str, exp_name: str, stop_value: float, max_train_iter: int,
+               model: dict = None, **learn):
     config = importlib.import_module(module)
     main, create = copy.deepcopy(config.main_config), copy.deepcopy(config.create_config)
     main.exp_name = exp_name
@@ -36,6 +37,7 @@ def run_config(module: str, data_path: str, exp_name: str, stop_value: float, ma
     main.policy.collect.data_path = data_path
     main.policy.eval.evaluator.eval_freq = 500
     main.policy.learn.update(learn)
+    main.policy.model.update(model or {})
     return serial_pipeline_offline((main, create), seed=0, max_train_iter=max_train_iter, save_cfg=False).final_ctx
 
 
@@ -49,6 +51,15 @@ def test_pendulum_medium_reaches_minus_400(pendulum_medium, tmp_path, algo, budg
     ctx = run_config(f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config', pendulum_medium,
                      str(tmp_path / algo), stop_value=-400, max_train_iter=budget, **learn)
     assert ctx.last_eval_value >= -400, f'{algo}: last evaluation {ctx.last_eval_value} after {ctx.train_iter}'
+
+
+@pytest.mark.slow
+def test_pendulum_medium_edac_reaches_minus_400(pendulum_medium, tmp_path):
+    """EDAC with 5 critics of 64 units (measured once: -279 after 2250 updates, ~6 ms an update)."""
+    ctx = run_config('dizoo.classic_control.pendulum.config.pendulum_edac_config', pendulum_medium,
+                     str(tmp_path / 'edac'), stop_value=-400, max_train_iter=3500,
+                     model=dict(actor_head_hidden_size=64, critic_head_hidden_size=64), learning_rate_policy=1e-3)
+    assert ctx.last_eval_value >= -400, f'edac: last evaluation {ctx.last_eval_value} after {ctx.train_iter}'
 
 
 @pytest.mark.slow

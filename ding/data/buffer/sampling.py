@@ -2,6 +2,11 @@
 import numpy as np
 
 
+class InsufficientData(ValueError):
+    """The buffer (or the part a middleware lets a sample see, e.g. `sample_range_view`) holds
+    fewer rows than asked for."""
+
+
 def affordable(size: int, available: int, replace: bool, ignore_insufficient: bool, partial: bool = True) -> int:
     """How many rows can be drawn; ValueError when short unless `ignore_insufficient`, then
     what there is (`partial`, as DI-engine's group sampling) or nothing (its plain sampling)."""
@@ -9,8 +14,8 @@ def affordable(size: int, available: int, replace: bool, ignore_insufficient: bo
     if short and size > 0:
         if not ignore_insufficient:
             how = 'with' if replace else 'without'
-            raise ValueError(f'cannot sample {size} rows {how} replacement from {available}; '
-                             f'pass ignore_insufficient=True to get fewer')
+            raise InsufficientData(f'cannot sample {size} rows {how} replacement from {available}; '
+                                   f'pass ignore_insufficient=True to get fewer')
         return 0 if replace or not partial else available
     return size
 

@@ -20,6 +20,7 @@ from ding.envs.base_env import BaseEnv
 from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.action_check import make_action_splitter
 from ding.envs.env_manager.env_faults import FailStreaks, describe, restart_serial_env, step_each
+from ding.envs.env_manager.env_frames import render_frame
 from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
 from ding.envs.env_manager.obs_stack import check_obs, stack_obs
 from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
@@ -294,6 +295,11 @@ class BaseEnvManagerV2(TimestepAdapter):
         """float32 `[env_num, *obs_shape]`: the observation each env will act on next."""
         self._check_running()
         return self._obs
+
+    def ready_imgs(self, render_mode: str = 'rgb_array') -> Dict[int, np.ndarray]:
+        """{env_id: frame [H, W, C]} of each active env, as rendered now (DI-engine's name)."""
+        self._check_running()
+        return {i: render_frame(self._envs[i], render_mode) for i in self.ready_obs_id}
 
     @property
     def ready_obs_id(self) -> List[int]:

@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator, List, Mapping, Optional, Sequence, T
 import numpy as np
 
 from ding.envs.env_manager import snapshot
+from ding.data.batch import Batch
 from ding.envs.env_manager.step_batch import EnvStepBatch
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
 
@@ -125,7 +126,7 @@ class GroupedEnvManager(TimestepAdapter):
     @property
     def ready_obs(self) -> np.ndarray:
         """float32 `[env_num, *obs_shape]`, the groups' `ready_obs` one after another."""
-        return np.concatenate([group.ready_obs for group in self.groups])
+        return concat_rows([group.ready_obs for group in self.groups])
 
     @property
     def ready_obs_id(self) -> List[int]:
@@ -190,5 +191,12 @@ def _idle_rows(group: Any) -> EnvStepBatch:
 
 def concat_step_batches(parts: Sequence[EnvStepBatch]) -> EnvStepBatch:
     """The groups' step results as one, env ids in group order."""
-    arrays = [np.concatenate([getattr(p, name) for p in parts]) for name in EnvStepBatch._fields[:-1]]
+    arrays = [concat_rows([getattr(p, name) for p in parts]) for name in EnvStepBatch._fields[:-1]]
     return EnvStepBatch(*arrays, [info for p in parts for info in p.infos])
+
+
+def concat_rows(parts: Sequence[Any]) -> Any:
+    """The groups' rows in order: arrays, or nested Batches for dict observations."""
+    if isinstance(parts[0], Batch):
+        return Batch.cat(parts)
+    return np.concatenate(parts)

@@ -108,8 +108,8 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             self._rebuild_vector(describe(err))
         super()._reset_envs(env_ids, params)
 
-    def _vector_reset(self, seeds: Optional[List[int]]) -> np.ndarray:
-        return self._vec.reset(seed=seeds)[0]
+    def _vector_reset(self, seeds: Optional[List[int]]) -> Any:
+        return env_rows(self._vec.reset(seed=seeds)[0], self._env_num)
 
     def _reset_one(self, env_id: int, param: Optional[dict]) -> Any:
         return self._reset_obs[env_id]
@@ -120,10 +120,11 @@ class GymVectorEnvManager(BaseEnvManagerV2):
         except Exception as err:  # noqa: BLE001 - an env fault (env_faults.py)
             return self._restart_vector(describe(err))
         infos = [{} for _ in range(self._env_num)]
+        obs = env_rows(obs, self._env_num)
         ended = terminated | truncated
         if ended.any():
             self._reset_obs = obs
-            obs = np.array(obs, dtype=np.float32)
+            obs = np.array(obs, dtype=np.float32) if isinstance(obs, np.ndarray) else list(obs)
             final = info['final_obs']
             for i in np.flatnonzero(ended):
                 obs[i] = final[i]
@@ -182,6 +183,15 @@ class GymVectorEnvManager(BaseEnvManagerV2):
 
     def load_state_dict(self, state: dict) -> None:
         snapshot.load_gym_vector_state_dict(self, state, _VectorSlot)
+
+
+def env_rows(obs: Any, n: int) -> Any:
+    """The vector env's observations row by row: an array as it is; dict observations, which
+    gymnasium stacks as `{key: [n, ...]}`, as a list of n per-env dicts (stacked by the base class)."""
+    if not isinstance(obs, Mapping):
+        return obs
+    columns = {key: env_rows(value, n) for key, value in obs.items()}
+    return [{key: column[i] for key, column in columns.items()} for i in range(n)]
 
 
 class _VectorSlot:

@@ -285,6 +285,14 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         self._in_flight = None
         super().close()
 
+    def ready_imgs(self, render_mode: str = 'rgb_array') -> Dict[int, Any]:
+        """{env_id: frame [H, W, C]} of each active env, rendered in its worker (DI-engine's name)."""
+        self._check_running()
+        replies = self._command({h: ('render', render_mode) for h in self._handles}, self._cfg.reset_timeout,
+                                restart=False)
+        frames = {env_id: frame for h, reply in replies.items() for env_id, frame in zip(h.env_ids, reply)}
+        return {i: frames[i] for i in self.ready_obs_id}
+
     # --- snapshot (exact resume; ding/envs/env_manager/snapshot.py) ------------------------
     def state_dict(self) -> Dict[str, Any]:
         """The workers' envs (pickled in the workers, one per env) and the bookkeeping kept

@@ -85,6 +85,11 @@ class EnvWorker:
         from ding.envs.env_manager.snapshot import worker_load
         worker_load(self, payload)
 
+    def render(self, render_mode: str) -> List[Any]:
+        """A frame of each of this worker's envs (`ready_imgs`)."""
+        from ding.envs.env_manager.env_frames import render_frame
+        return [render_frame(env, render_mode) for env in self.envs]
+
     # --- the hot path ---------------------------------------------------------------------
     def step(self, actions: Any = None) -> Any:
         lo, hi = self.lo, self.hi
@@ -172,7 +177,7 @@ def _serve(conn: Any, worker: EnvWorker) -> None:
 
 def worker_commands(worker: Any) -> List[str]:
     """Control commands a worker class serves (a subclass may add to `extra_commands`)."""
-    return ['attach', 'seed', 'reset', 'close', 'snapshot_envs', 'load_envs'] + \
+    return ['attach', 'seed', 'reset', 'close', 'snapshot_envs', 'load_envs', 'render'] + \
         list(getattr(worker, 'extra_commands', ()))
 
 

@@ -20,6 +20,11 @@ class TimestepAdapter:
         """DI-engine-compatible step: actions as {env_id: action} (only those envs step, where
         the manager can: `steps_env_subsets`) or a list in `ready_obs_id` order; one
         `EnvTimestep` per env stepped."""
+        ids, full = self._action_rows(actions)
+        return self._timesteps(ids, self._step_rows(ids, full))
+
+    def _action_rows(self, actions: Union[Mapping[int, Any], Sequence[Any]]) -> tuple:
+        """(env ids to step, [env_num, ...] actions with those ids' rows filled)."""
         self._check_running()
         ready = list(self._active_ids)
         if isinstance(actions, Mapping):
@@ -36,7 +41,12 @@ class TimestepAdapter:
         full = [given[0]] * self._env_num  # rows of envs that are not stepped are ignored
         for i, a in zip(ids, given):
             full[i] = a
-        result = self.step_batch(np.stack(full)) if ids == ready else self._step_only(ids, np.stack(full))
+        return ids, np.stack(full)
+
+    def _step_rows(self, ids: List[int], full: np.ndarray) -> Any:
+        return self.step_batch(full) if ids == list(self._active_ids) else self._step_only(ids, full)
+
+    def _timesteps(self, ids: List[int], result: Any) -> List[EnvTimestep]:
         out = []
         for i in ids:
             info = result.infos[i]

@@ -8,6 +8,7 @@ from ding.envs.env_wrappers.frame_wrappers import (ClipRewardWrapper, EpisodicLi
                                                    FrameStackWrapper, MaxAndSkipWrapper, NoopResetWrapper,
                                                    ObsTransposeWrapper, RamWrapper, ScaledFloatFrame,
                                                    ScaledFloatFrameWrapper, TransposeWrapper, WarpFrameWrapper)
+from ding.envs.env_wrappers.grid_wrappers import ChannelsFirstFloatWrapper
 from ding.envs.env_wrappers.norm_wrappers import ObsNormWrapper, RewardNormWrapper, StaticObsNormWrapper
 from ding.envs.env_wrappers.norm_sync import env_normalizer_sync, sync_env_normalizers
 from ding.envs.env_wrappers.normalized_manager import NormalizedEnvManager
@@ -25,5 +26,5 @@ __all__ = [
     'ObsPlusPrevActRewWrapper', 'TimeLimitWrapper', 'FlatObsWrapper', 'GymToGymnasiumWrapper', 'ActionScaleWrapper',
     'RewardFloorWrapper', 'AllinObsWrapper', 'NormalizedEnvManager', 'update_shape', 'create_env_wrapper',
     'get_default_wrappers', 'wrapper_names', 'wrapper_specs', 'apply_wrappers', 'DEFAULT_CHAINS',
-    'sync_env_normalizers', 'env_normalizer_sync'
+    'sync_env_normalizers', 'env_normalizer_sync', 'ChannelsFirstFloatWrapper'
 ]

@@ -16,7 +16,7 @@ from ding.utils.keys import closest
 from ding.utils.registry import ENV_WRAPPER_REGISTRY
 
 WRAPPER_MODULES = ('ding.envs.env_wrappers.frame_wrappers', 'ding.envs.env_wrappers.step_wrappers',
-                   'ding.envs.env_wrappers.norm_wrappers')
+                   'ding.envs.env_wrappers.norm_wrappers', 'ding.envs.env_wrappers.grid_wrappers')
 DEFAULT_CHAINS = ('default', 'mujoco_default', 'atari_default', 'gym_hybrid_default')
 # Atari games that wait for FIRE after a reset (DI-engine's list).
 FIRE_GAMES = ('Pong', 'Qbert', 'SpaceInvader', 'Montezuma')

@@ -40,26 +40,30 @@ def gae_estimator(cfg: Any, policy: Any, buffer_: Optional[Any] = None) -> Calla
 
 
 def add_gae(batch: Batch, segment_end_idx: Any, policy: Any, gamma: float, lambda_: float) -> Batch:
-    """`batch` with `adv` and `return` added (float32 [N])."""
+    """`batch` with `adv` and `return` added (float32 [N], or [N, A] for a multi-agent critic
+    whose `value` is per agent: the team reward [N] is then shared by the agents)."""
     if 'value' not in batch:
         raise KeyError(f"gae_estimator needs a 'value' column in the trajectories (has {sorted(batch.keys())}); "
                        f"the collect policy must list 'value' in its transition_keys")
     n = len(batch)
-    value = np.asarray(batch['value'], dtype=np.float32).reshape(n)
+    value_shape = np.shape(batch['value'])
+    value = np.asarray(batch['value'], dtype=np.float32).reshape(n, -1)  # [N, A]; A = 1 for one agent
     done = np.asarray(batch['done'], dtype=bool)
     truncated = np.asarray(batch['truncated'], dtype=bool) if 'truncated' in batch else np.zeros(n, bool)
     segment_end = segment_ends(batch, segment_end_idx)
     # V(next_obs): the next row's value inside an episode; the critic's value of the terminal
     # obs where the episode was truncated or the segment stops (one batched critic call)
-    next_value = np.roll(value, -1)
+    next_value = np.roll(value, -1, axis=0)
     bootstrap = np.flatnonzero((truncated | segment_end) & ~done)
     if len(bootstrap):
         out = policy.forward_batch(batch['next_obs'][bootstrap])
-        next_value[bootstrap] = np.asarray(out['value'], dtype=np.float32).reshape(-1)
+        next_value[bootstrap] = np.asarray(out['value'], dtype=np.float32).reshape(len(bootstrap), -1)
     episode_end = done | truncated | segment_end
-    adv = _gae_by_segment(batch['reward'], value, next_value, done, episode_end, segment_end, gamma, lambda_)
-    batch['adv'] = adv
-    batch['return'] = adv + value
+    reward = np.asarray(batch['reward'], dtype=np.float32).reshape(n, -1)
+    adv = _gae_by_segment(reward, value, next_value, done[:, None], episode_end[:, None], segment_end, gamma,
+                          lambda_)
+    batch['adv'] = adv.reshape(value_shape if len(value_shape) > 1 else (n, ))
+    batch['return'] = batch['adv'] + value.reshape(batch['adv'].shape)
     return batch
 
 
@@ -78,15 +82,16 @@ def segment_ends(batch: Batch, segment_end_idx: Any = None) -> np.ndarray:
 
 
 def _gae_by_segment(reward, value, next_value, done, episode_end, segment_end, gamma, lambda_) -> np.ndarray:
-    """GAE over env-major rows. Equal-length segments (what StepCollector writes) are run as one
-    `[T, n_env]` array, so the backward loop is T steps long instead of N."""
-    reward = np.asarray(reward, dtype=np.float32)
+    """GAE over env-major rows `[N, k]` (k: 1, or the agents; columns of width 1 broadcast).
+    Equal-length segments (what StepCollector writes) are run as one `[T, n_env, k]` array, so
+    the backward loop is T steps long instead of N. Returns [N, k]."""
     ends = np.flatnonzero(segment_end)
     lengths = np.diff(np.concatenate([[-1], ends]))
     if len(set(lengths.tolist())) == 1:
         t = int(lengths[0])
-        cols = [x.reshape(-1, t).T for x in (reward, value, next_value, done, episode_end)]
-        return gae(*cols, gamma=gamma, lambda_=lambda_).T.reshape(-1)
+        cols = [x.reshape(-1, t, x.shape[-1]).transpose(1, 0, 2) for x in (reward, value, next_value, done,
+                                                                           episode_end)]
+        return gae(*cols, gamma=gamma, lambda_=lambda_).transpose(1, 0, 2).reshape(len(value), -1)
     return gae(reward, value, next_value, done, episode_end, gamma=gamma, lambda_=lambda_)
 
 

@@ -5,6 +5,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.data.buffer.sampling import InsufficientData
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 
@@ -14,7 +15,10 @@ def _sample(buffer_: Any, size: int) -> Optional[Tuple[Batch, np.ndarray]]:
     PER's importance-sampling weights become the `priority_IS` column."""
     if size <= 0 or buffer_.count() < size:
         return None
-    sampled = buffer_.sample(size)
+    try:
+        sampled = buffer_.sample(size)
+    except InsufficientData:  # a view may see fewer rows than the buffer holds (sample_range_view)
+        return None
     if getattr(sampled, 'whole_items', False):  # a buffer of objects: the items themselves, as DI-engine
         return [d.data for d in sampled], np.asarray(sampled.index)
     batch = sampled.batch

@@ -59,6 +59,17 @@ class EpisodeCollector:
         ctx.env_restarts += now_restarts - restarts
         ctx.dropped_episodes += now_dropped - dropped_before
 
+    def state_dict(self) -> Dict[str, Any]:
+        """The episodes still running (pass the collector to `RunStateSaver(extra=...)`, so a
+        resumed run emits them whole): our rows, or a DI-engine-style policy's recorder."""
+        return {'pending': [list(rows) for rows in self._pending],
+                'recorder': self._recorder.state_dict() if self._recorder is not None else None}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        self._pending = [list(rows) for rows in state['pending']]
+        if self._recorder is not None and state.get('recorder') is not None:
+            self._recorder.load_state_dict(state['recorder'])
+
     def _collect_with_recorder(self, ctx: Any, policy: Any, kwargs: Dict[str, Any]) -> List[list]:
         """DI-engine's way: each episode a list of the policy's own transitions."""
         env, recorder = self._env, self._recorder

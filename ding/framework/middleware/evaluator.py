@@ -11,6 +11,7 @@ import numpy as np
 
 from ding.envs.di_engine_env_adapter import as_batched_env
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
+from ding.envs.env_manager.env_frames import EpisodeFrames, replay_video
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 from ding.framework.middleware.evaluated_weights import EVALUATED_STATE, held_eval_weights, round_seed
@@ -25,11 +26,12 @@ def episode_quota(n_episode: int, env_num: int) -> np.ndarray:
     return quota
 
 
-def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float]:
+def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any = None) -> List[float]:
     """Play `n_episode` greedy episodes from a fresh reset; returns their returns, env by env.
 
     The envs are reseeded with `seed` first, so the same seed plays the same starting states;
-    the evaluator middleware passes a new seed each round (`round_seed(seed, train_iter)`)."""
+    the evaluator middleware passes a new seed each round (`round_seed(seed, train_iter)`).
+    `frames` (an `EpisodeFrames`) records each counted episode's frames from `env.ready_imgs()`."""
     env.seed(seed, dynamic_seed=True)
     if env.closed:
         env.launch()
@@ -39,21 +41,30 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int) -> List[float
     remaining = episode_quota(n_episode, env.env_num)
     returns: List[List[float]] = [[] for _ in range(env.env_num)]
     while remaining.any():
+        if frames is not None:
+            frames.add(env.ready_imgs(), np.flatnonzero(remaining > 0))
         result = env.step_batch(policy.forward_batch(env.ready_obs)['action'])
         ended = np.flatnonzero((result.terminated | result.truncated) & (remaining > 0))
         if len(ended):
             policy.reset(ended.tolist())
             # An episode an env restart dropped is replayed, not counted; an env that keeps failing
             # makes the manager raise after `max_retry` failures (env_faults.py), so this ends.
-            ended = np.setdiff1d(ended, dropped_rows(result, ended))
+            counted = np.setdiff1d(ended, dropped_rows(result, ended))
             for i in ended:
+                if frames is not None:
+                    frames.end(i, i in counted)
+            for i in counted:
                 returns[i].append(float(result.episode_return[i]))
-            remaining[ended] -= 1
+            remaining[counted] -= 1
     return [r for env_returns in returns for r in env_returns]
 
 
-def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int) -> Any:
+def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int,
+                    render: bool = False) -> Any:
     env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
+    if render and not hasattr(env, 'ready_imgs'):
+        raise ValueError(f'interaction_evaluator(render=True) needs frames from the env manager, and '
+                         f'{type(env).__name__} has no ready_imgs(); use env manager type base or subprocess')
     best = [-math.inf]
 
     def _evaluate(ctx: Any) -> None:
@@ -62,9 +73,12 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
         faults_before = fault_counts(env)
         # New start states every round; train_iter names the round (resume restores it).
         with held_eval_weights(policy) as evaluated_weights:
-            returns = run_episodes(policy, env, n_episode, round_seed(seed, ctx.train_iter))
+            frames = EpisodeFrames(env.env_num) if render else None
+            returns = run_episodes(policy, env, n_episode, round_seed(seed, ctx.train_iter), frames)
             mean, std = float(np.mean(returns)), float(np.std(returns))
             ctx.eval_output = {'episode_return': returns}
+            if render:  # worst, median and best episode [N, T, C, H, W], as DI-engine's loggers expect
+                ctx.eval_output['replay_video'] = replay_video(frames.episodes(), returns)
             if mean > best[0]:  # CkptSaver writes these weights as eval.pth.tar (it sees the same bests)
                 best[0] = mean
                 evaluated = evaluated_weights()
@@ -99,13 +113,13 @@ def _add_fault_counts(ctx: Any, before: tuple, after: tuple) -> None:
 @_common.gated('evaluator')
 def interaction_evaluator(cfg: Any, policy: Any, env: Any, render: bool = False) -> Any:
     """Every `eval_freq` train iterations, `cfg.env.n_evaluator_episode` greedy episodes;
-    sets `task.finish` at `cfg.env.stop_value` once training has started."""
+    sets `task.finish` at `cfg.env.stop_value` once training has started. `render=True` adds
+    `eval_output['replay_video']`, the worst, median and best episode as uint8 [N, T, C, H, W]
+    (the wandb loggers upload it), from the env manager's `ready_imgs()`."""
     require_config(cfg, 'interaction_evaluator', 'seed', 'env.n_evaluator_episode', 'env.stop_value',
                    'policy.eval.evaluator.eval_freq')
-    if render:
-        _common.warn_once('evaluator.render', 'interaction_evaluator: render=True is not supported; ignored')
     return _make_evaluator(cfg.seed, policy, env, int(cfg.env.n_evaluator_episode), float(cfg.env.stop_value),
-                           int(cfg.policy.eval.evaluator.eval_freq))
+                           int(cfg.policy.eval.evaluator.eval_freq), render)
 
 
 @_common.gated('evaluator')
@@ -114,7 +128,7 @@ def interaction_evaluator_ttorch(seed: int, policy: Any, env: Any, n_evaluator_e
     """The same evaluator with explicit arguments; `policy` may be a Policy or its eval mode."""
     policy = getattr(policy, 'eval_mode', policy)
     n_episode = env.env_num if n_evaluator_episode is None else int(n_evaluator_episode)
-    return _make_evaluator(seed, policy, env, n_episode, stop_value, eval_freq)
+    return _make_evaluator(seed, policy, env, n_episode, stop_value, eval_freq, render)
 
 
 @_common.gated('evaluator')

@@ -1,4 +1,4 @@
-"""Tensorboard logging (the writer `ding_init(cfg)` set up) and the optional wandb logger.
+"""Tensorboard logging (the writer `ding_init(cfg)` set up); the wandb loggers are in wandb_logger.py.
 Without a writer the loggers do nothing, after one warning."""
 import math
 from typing import Any, Dict, Optional
@@ -69,26 +69,3 @@ def offline_logger(record_train_iter: bool = False, train_show_freq: int = 100) 
                 writer.add_scalar(f'basic/train_{k}-train_iter', v, ctx.train_iter)
 
     return contract(_log, reads=('train_iter', 'eval_value', 'train_output'))
-
-
-@_common.gated('learner')
-def wandb_online_logger(record_path: str = None, cfg: Any = None, exp_config: Any = None, metric_list: Any = None,
-                        env: Any = None, model: Any = None, anonymous: bool = False,
-                        project_name: str = 'default-project', run_name: str = None, wandb_sweep: bool = False) -> Any:
-    """Eval return and training scalars to Weights & Biases (`pip install wandb`)."""
-    try:
-        import wandb
-    except ImportError as err:
-        raise ImportError('wandb_online_logger needs wandb: pip install wandb') from err
-    run = wandb.init(project=project_name, name=run_name, config=dict(exp_config or {}), dir=record_path,
-                     anonymous='must' if anonymous else None, reinit=True)
-
-    def _log(ctx: Any) -> None:
-        metrics = {f'train/{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {}
-        if math.isfinite(ctx.eval_value):
-            metrics['eval/episode_return_mean'] = ctx.eval_value
-        if metrics:
-            wandb.log(metrics, step=ctx.env_step)
-        ctx.wandb_url = run.get_url() or ''
-
-    return contract(_log, reads=('env_step', 'eval_value', 'train_output'), writes=('wandb_url', ))

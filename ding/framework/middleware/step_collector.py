@@ -106,6 +106,16 @@ class StepCollector:
         ctx.env_restarts += now_restarts - restarts
         ctx.dropped_episodes += now_dropped - dropped
 
+    def state_dict(self) -> Dict[str, Any]:
+        """What an exact resume needs beyond the env snapshot (pass the collector to
+        `RunStateSaver(extra=...)`): a DI-engine-style policy's recorder (episode ids, the
+        running episodes); our columns hold nothing between calls."""
+        return {'recorder': self._recorder.state_dict() if self._recorder is not None else None}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        if self._recorder is not None and state.get('recorder') is not None:
+            self._recorder.load_state_dict(state['recorder'])
+
     @staticmethod
     def _rollout(policy: Any, env: Any, steps: int, kwargs: Dict[str, Any], cols: Any) -> int:
         """`steps` steps of every env recorded into `cols`; returns the episodes ended."""

@@ -1,5 +1,7 @@
 """SAC on Pendulum-v1 (solved at an eval return of -250): DI-engine's key names, values tuned
-here for few updates to threshold. Actions in [-1, 1]; the env scales them (`act_scale`)."""
+here for few updates to threshold. Actions in [-1, 1]; the env scales them (`act_scale`).
+The model is DI-engine's (128 hidden units), so that a checkpoint of this run loads into
+`pendulum_sac_data_generation_config` (DI-engine's sac.py -> collect_demo_data.py -> cql.py)."""
 from easydict import EasyDict
 
 pendulum_sac_config = dict(
@@ -19,8 +21,8 @@ pendulum_sac_config = dict(
             action_shape=1,
             action_space='reparameterization',
             twin_critic=True,
-            actor_head_hidden_size=64,
-            critic_head_hidden_size=64,
+            actor_head_hidden_size=128,
+            critic_head_hidden_size=128,
         ),
         learn=dict(
             update_per_collect=1,

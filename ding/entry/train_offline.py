@@ -1,0 +1,57 @@
+"""`ding train --algo cql --env Pendulum-v1 --dataset PATH [--max-train-iter N]`: an offline run
+on a dataset file, through `serial_pipeline_offline` with the dizoo offline config of
+(algo, env) and `policy.collect.data_path` set to PATH (its type from the extension: `.pkl`
+naive, else hdf5, whose reader also recognises D4RL's layout). `--config` overrides,
+`--seed` and `--exp-name` work as for online runs; checkpoints go to the run directory.
+"""
+import argparse
+import copy
+import importlib
+from typing import Any, Dict, Tuple
+
+from ding.entry.arguments import UsageError
+
+# (algo, env) -> the dizoo config module of the offline run
+OFFLINE_CONFIGS: Dict[Tuple[str, str], str] = {
+    ('cql', 'Pendulum-v1'): 'dizoo.classic_control.pendulum.config.pendulum_cql_config',
+    ('td3_bc', 'Pendulum-v1'): 'dizoo.classic_control.pendulum.config.pendulum_td3_bc_config',
+    ('iql', 'Pendulum-v1'): 'dizoo.classic_control.pendulum.config.pendulum_iql_config',
+    ('bcq', 'Pendulum-v1'): 'dizoo.classic_control.pendulum.config.pendulum_bcq_config',
+    ('edac', 'Pendulum-v1'): 'dizoo.classic_control.pendulum.config.pendulum_edac_config',
+    ('cql', 'CartPole-v0'): 'dizoo.classic_control.cartpole.config.cartpole_cql_config',
+    ('bc', 'CartPole-v0'): 'dizoo.classic_control.cartpole.config.cartpole_bc_config',
+}
+
+
+def offline_config(algo: str, env: str) -> Tuple[Any, Any]:
+    key = (algo, env)
+    if key not in OFFLINE_CONFIGS:
+        choices = ', '.join(f'--algo {a} --env {e}' for a, e in sorted(OFFLINE_CONFIGS))
+        raise UsageError(f'no offline config for --algo {algo} --env {env}; valid choices: {choices}')
+    module = importlib.import_module(OFFLINE_CONFIGS[key])
+    return copy.deepcopy(module.main_config), copy.deepcopy(module.create_config)
+
+
+def main(args: argparse.Namespace) -> int:
+    import os
+
+    from easydict import EasyDict
+
+    from ding.entry.serial_offline import serial_pipeline_offline
+    from ding.entry.train import parse_overrides
+    from ding.utils.dicts import deep_merge
+    if not args.algo or not args.env:
+        raise UsageError('an offline run needs --algo and --env with --dataset')
+    if not os.path.isfile(args.dataset):
+        raise FileNotFoundError(f'--dataset {args.dataset}: no such file')
+    main_cfg, create_cfg = offline_config(args.algo, args.env)
+    main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
+    main_cfg.policy.collect.data_path = os.path.abspath(args.dataset)
+    main_cfg.policy.collect.data_type = 'naive' if args.dataset.endswith(('.pkl', '.pickle', '.pt')) else 'hdf5'
+    exp_name = args.exp_name or f'{args.algo}_{args.env.lower()}_offline_seed{args.seed}'
+    policy = serial_pipeline_offline((main_cfg, create_cfg), seed=args.seed, max_train_iter=args.max_train_iter,
+                                     checkpoint_freq=args.checkpoint_freq, exp_name=exp_name)
+    ctx = policy.final_ctx
+    print(f'finished: train_iter={ctx.train_iter} train_epoch={ctx.train_epoch} '
+          f'eval_return={ctx.last_eval_value:.2f} run_dir={exp_name}')
+    return 0

@@ -1,0 +1,66 @@
+"""DQN on Atari Breakout
+(BreakoutNoFrameskip-v4: DI-engine's DeepMind wrapper stack, 4 stacked 84x84 frames).
+
+DI-engine 0.5.3's dizoo/atari keys and values.
+The replay buffer is the frame-once uint8 pixel replay (`replay_buffer.type='frame'`,
+ding/data/buffer/frame_buffer.py): about one 84x84 frame (7 KB) per stored transition.
+
+Train: ding -m serial -c breakout_dqn_config.py -s 0
+
+DI-engine 0.5.3 ships no Breakout config: these are its Qbert values with Breakout's 4 actions, and a
+stop value that is never reached (train to the env-step budget)."""
+from easydict import EasyDict
+
+breakout_dqn_config = dict(
+    exp_name='breakout_dqn_seed0',
+    env=dict(
+        collector_env_num=8,
+        evaluator_env_num=8,
+        n_evaluator_episode=8,
+        stop_value=int(1e6),
+        env_id='BreakoutNoFrameskip-v4',
+        frame_stack=4,
+    ),
+    policy=dict(
+        cuda=True,
+        priority=False,
+        model=dict(
+            obs_shape=[4, 84, 84],
+            action_shape=4,
+            encoder_hidden_size_list=[128, 128, 512],
+        ),
+        nstep=3,
+        discount_factor=0.99,
+        learn=dict(
+            update_per_collect=10,
+            batch_size=32,
+            learning_rate=0.0001,
+            target_update_freq=500,
+        ),
+        collect=dict(n_sample=100, ),
+        eval=dict(evaluator=dict(eval_freq=4000, )),
+        other=dict(
+            eps=dict(
+                type='exp',
+                start=1.,
+                end=0.05,
+                decay=1000000,
+            ),
+            replay_buffer=dict(replay_buffer_size=400000, ),
+        ),
+    ),
+)
+breakout_dqn_config = EasyDict(breakout_dqn_config)
+main_config = breakout_dqn_config
+
+breakout_dqn_create_config = dict(
+    env=dict(
+        type='atari',
+        import_names=['dizoo.atari.envs.atari_env'],
+    ),
+    env_manager=dict(type='subprocess'),
+    policy=dict(type='dqn'),
+    replay_buffer=dict(type='frame', import_names=['ding.data.buffer.frame_buffer']),
+)
+breakout_dqn_create_config = EasyDict(breakout_dqn_create_config)
+create_config = breakout_dqn_create_config

@@ -1,0 +1,64 @@
+"""CQL on hopper-medium-v0 (DI-engine's values). The dataset is local, never downloaded: make it with
+`python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id hopper-medium-v0` (read from `$D4RL_DATASET_DIR`)."""
+from easydict import EasyDict
+
+main_config = EasyDict(dict(
+    exp_name='hopper_medium_cql_seed0',
+    env=dict(
+        env_id='hopper-medium-v0',
+        collector_env_num=1,
+        evaluator_env_num=8,
+        use_act_scale=True,
+        n_evaluator_episode=8,
+        stop_value=6000,
+    ),
+    policy=dict(
+        cuda=True,
+        model=dict(
+            obs_shape=11,
+            action_shape=3,
+        ),
+        learn=dict(
+            data_path=None,
+            train_epoch=30000,
+            batch_size=256,
+            learning_rate_q=0.0003,
+            learning_rate_policy=0.0001,
+            learning_rate_alpha=0.0001,
+            alpha=0.2,
+            auto_alpha=False,
+            lagrange_thresh=-1.0,
+            min_q_weight=5.0,
+        ),
+        collect=dict(
+            data_type='d4rl',
+        ),
+        eval=dict(
+            evaluator=dict(
+                eval_freq=500,
+            ),
+        ),
+        other=dict(
+            replay_buffer=dict(
+                replay_buffer_size=2000000,
+            ),
+        ),
+    ),
+))
+
+create_config = EasyDict(dict(
+    env=dict(
+        type='d4rl',
+        import_names=['dizoo.d4rl.envs.d4rl_env'],
+    ),
+    env_manager=dict(
+        type='base',
+    ),
+    policy=dict(
+        type='cql',
+        import_names=['ding.policy.cql'],
+    ),
+    replay_buffer=dict(
+        type='naive',
+    ),
+))

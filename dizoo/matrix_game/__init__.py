@@ -1,0 +1,1 @@
+"""Tiny cooperative matrix games, where value decomposition methods are known to differ."""

@@ -1,0 +1,1 @@
+"""Configs for the matrix games: `<game>_<algo>_config.py`."""

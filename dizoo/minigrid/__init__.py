@@ -1,0 +1,1 @@
+"""MiniGrid (Farama's `minigrid` package): partially observed grid worlds such as DoorKey."""

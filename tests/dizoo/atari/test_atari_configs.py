@@ -1,0 +1,73 @@
+"""dizoo/atari configs: all 20 (Pong, Breakout, Qbert, SpaceInvaders x dqn, c51, qrdqn,
+rainbow, r2d2) compile with DI-engine's keys and the frame-once pixel replay; Pong DQN
+collects a few steps through the n-step stage into that replay, which hands back exactly what
+was pushed, at one frame per env step."""
+import glob
+import importlib
+import os
+
+import numpy as np
+import pytest
+from easydict import EasyDict
+
+from ding.config import compile_config
+
+GAMES = ('pong', 'breakout', 'qbert', 'spaceinvaders')
+ALGOS = ('dqn', 'c51', 'qrdqn', 'rainbow', 'r2d2')
+ROOT = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'dizoo', 'atari', 'config', 'serial')
+
+
+def load(game: str, algo: str):
+    mod = importlib.import_module(f'dizoo.atari.config.serial.{game}.{game}_{algo}_config')
+    return EasyDict(mod.main_config), EasyDict(mod.create_config)
+
+
+@pytest.mark.slow
+def test_every_game_has_every_config_and_they_compile():
+    found = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, '*', '*_config.py')))
+    assert found == sorted(f'{g}_{a}_config.py' for g in GAMES for a in ALGOS)
+    for game in GAMES:
+        for algo in ALGOS:
+            main, create = load(game, algo)
+            cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+            assert cfg.policy.type == algo and cfg.env.type == 'atari' and cfg.env.frame_stack == 4
+            assert cfg.policy.other.replay_buffer.type == 'frame'
+            assert list(cfg.policy.model.obs_shape) == [4, 84, 84]
+            assert cfg.policy.model.action_shape == (4 if game == 'breakout' else 6)
+
+
+@pytest.mark.slow
+def test_pong_dqn_collects_into_the_frame_replay(tmp_path, monkeypatch):
+    pytest.importorskip('ale_py')
+    from ding.data.buffer.frame_buffer import FrameBuffer
+    from ding.entry.pipeline import make_env_manager, make_policy, make_replay_buffer
+    from ding.framework import task
+    from ding.framework.context import OnlineRLContext
+    from ding.framework.middleware import StepCollector, data_pusher, eps_greedy_handler, nstep_reward_enhancer
+    monkeypatch.chdir(tmp_path)
+    main, create = load('pong', 'dqn')
+    main.env.collector_env_num, main.env.evaluator_env_num = 2, 1
+    main.policy.cuda, main.policy.collect.n_sample = False, 12
+    main.policy.model.encoder_hidden_size_list = [8, 8, 16]  # DI-engine's [128, 128, 512] is slow to build
+    main.policy.other.replay_buffer.replay_buffer_size = 100
+    create.env_manager.type = 'base'
+    cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    collector_env = make_env_manager(cfg, collect=True)
+    policy = make_policy(cfg, enable_field=['collect'])
+    buffer_ = make_replay_buffer(cfg)
+    assert isinstance(buffer_, FrameBuffer)
+    pushed = []
+    with task.start(ctx=OnlineRLContext()):
+        task.use(eps_greedy_handler(cfg))
+        task.use(StepCollector(cfg, policy.collect_mode, collector_env))
+        task.use(nstep_reward_enhancer(cfg))  # next_obs 3 steps on, as the pipeline pushes it
+        task.use(lambda ctx: pushed.append(ctx.trajectories.copy()))
+        task.use(data_pusher(cfg, buffer_))
+        task.run(max_step=3)
+    collector_env.close()
+    rows = buffer_.count()
+    assert 36 - 2 * 2 <= rows <= 36  # the n-step stage holds back each env's last 2 steps
+    sampled = buffer_.sample(indices=np.arange(rows)).batch
+    for key in ('obs', 'next_obs', 'action', 'env_id', 'nstep'):
+        np.testing.assert_array_equal(sampled[key], np.concatenate([np.asarray(b[key]) for b in pushed]))
+    assert buffer_._store.next_id <= 36 + 2  # one frame per env step, plus each env's reset frame
