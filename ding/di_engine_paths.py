@@ -29,6 +29,7 @@ SAME_MODULE: Dict[str, str] = {
     'ding.model.template.ppg': 'ding.model.ppg',
     'ding.model.template.edac': 'ding.model.qac_ensemble',
     'ding.model.template.decision_transformer': 'ding.model.decision_transformer',
+    'ding.model.template.pdqn': 'ding.model.pdqn',
     'ding.envs.env.base_env': 'ding.envs.base_env',
     'ding.envs.env.ding_env_wrapper': 'ding.envs.ding_env_wrapper',
     'ding.data.buffer.deque_buffer_wrapper': 'ding.data.buffer.deque_buffer',

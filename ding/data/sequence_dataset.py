@@ -2,13 +2,18 @@
 of episodes for Decision Transformer.
 
 Any transition file `create_dataset` reads (naive, hdf5, D4RL layout) is cut into episodes at
-`done | truncated`. Row i of the dataset is the window of `cfg.policy.context_len` (K) steps of
+`done | truncated`; so is DI-engine's DT pickle for discrete envs (`dqn_data_1000eps.pkl`: a
+list of episodes, each a list of transition dicts with obs, next_obs, action, reward), whose
+episodes end at their last transition. Row i of the dataset is the window of `cfg.policy.context_len` (K) steps of
 one episode starting at transition i: `timesteps` [K] (step within the episode), `obs` [K, d],
 `action` [K, ...], `returns_to_go` [K] (undiscounted return from that step to the episode end)
 and `mask` [K] (False on the padding after the episode's last step). Windows are gathered on
 demand from the transition columns, so memory stays that of the transitions.
 """
 from typing import Any, Tuple
+
+import os
+import pickle
 
 import numpy as np
 
@@ -70,12 +75,13 @@ def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 @DATASET_REGISTRY.register('sequence')
 @DATASET_REGISTRY.register('d4rl_trajectory')
 class SequenceDataset(OfflineRLDataset):
-    """`cfg.policy.collect.data_path` (hdf5, D4RL hdf5 or a naive pickle by extension) in windows of
-    `cfg.policy.context_len` (or `cfg.policy.model.context_len`)."""
+    """`cfg.policy.collect.data_path` (else DI-engine's `cfg.dataset.data_dir_prefix`): hdf5, D4RL
+    hdf5, a naive pickle or DI-engine's episode pickle, in windows of `cfg.policy.context_len` (or
+    `cfg.policy.model.context_len`)."""
 
     def __init__(self, cfg: Any) -> None:
-        path = data_path_of(cfg, 'sequence')
-        super().__init__(load_naive(path) if path.endswith(('.pkl', '.pickle', '.pt')) else load_hdf5(path), cfg)
+        path = data_path_of(_with_dataset_path(cfg), 'sequence')
+        super().__init__(load_sequence_file(path), cfg)
         policy = cfg.get('policy') or {}
         context_len = policy.get('context_len') or (policy.get('model') or {}).get('context_len')
         if not context_len:
@@ -89,3 +95,47 @@ class SequenceDataset(OfflineRLDataset):
     def get_state_stats(self) -> Tuple[np.ndarray, np.ndarray]:
         """(mean, std) of the observations (DI-engine's name; dt.py puts them in cfg.policy)."""
         return self.mean.astype(np.float32), self.std.astype(np.float32)
+
+
+def _with_dataset_path(cfg: Any) -> Any:
+    """DI-engine's DT configs may name the file only as `cfg.dataset.data_dir_prefix`."""
+    if isinstance(cfg, dict) and not ((cfg.get('policy') or {}).get('collect') or {}).get('data_path'):
+        prefix = (cfg.get('dataset') or {}).get('data_dir_prefix')
+        if prefix:
+            return prefix
+    return cfg
+
+
+def load_sequence_file(path: str) -> Batch:
+    """Transition columns of an hdf5 file, a naive pickle or DI-engine's list-of-episodes pickle."""
+    if not path.endswith(('.pkl', '.pickle', '.pt')):
+        return load_hdf5(path)
+    with open(path, 'rb') as f:
+        try:
+            data = pickle.load(f)
+        except (pickle.UnpicklingError, ValueError, EOFError):
+            data = None  # not a plain pickle (e.g. torch-saved): load_naive reads it or says why
+    if isinstance(data, list) and data and isinstance(data[0], (list, tuple)):
+        return episodes_to_columns(data, path)
+    return load_naive(path)
+
+
+def episodes_to_columns(episodes: list, path: str = 'the data') -> Batch:
+    """Columns of a list of episodes (lists of transition dicts); each episode's last transition
+    ends it (`truncated` when it is not `done`), so windows never cross episodes."""
+    columns = {k: [] for k in ('obs', 'action', 'reward', 'next_obs', 'done', 'truncated')}
+    for number, episode in enumerate(episodes):
+        if not len(episode):
+            raise ValueError(f'{os.fspath(path)}: episode {number} has no transitions')
+        for step, transition in enumerate(episode):
+            missing = [k for k in ('obs', 'action', 'reward', 'next_obs') if k not in transition]
+            if missing:
+                raise KeyError(f'{os.fspath(path)}: episode {number} step {step} has no {missing}')
+            last = step == len(episode) - 1
+            done = bool(np.asarray(transition.get('done', False)).reshape(()))
+            for key in ('obs', 'action', 'next_obs'):
+                columns[key].append(np.asarray(transition[key]))
+            columns['reward'].append(np.asarray(transition['reward'], dtype=np.float32).reshape(()))
+            columns['done'].append(done)
+            columns['truncated'].append(last and not done)
+    return Batch({k: np.asarray(v) for k, v in columns.items()})

@@ -34,7 +34,10 @@ class TransitionColumns:
                 return value.apply(obs_column)
             return column(value, np.float32 if np.asarray(value).dtype == np.float64 else None)
 
-        self.cols = dict(obs=obs_column(obs), action=column(out['action']),
+        def action_column(value: Any) -> Any:  # hybrid actions ({'action_type', 'action_args'}) nest
+            return value.apply(action_column) if isinstance(value, Batch) else column(value)
+
+        self.cols = dict(obs=obs_column(obs), action=action_column(out['action']),
                          reward=column(result.reward, np.float32), next_obs=obs_column(result.next_obs),
                          done=column(result.terminated, np.bool_), truncated=column(result.truncated, np.bool_))
         for k in self.extra_keys:

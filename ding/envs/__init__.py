@@ -43,6 +43,7 @@ ENV_MANAGER_REGISTRY.declare(__name__, {
     'subprocess': 'env_manager.subprocess_env_manager',
     'gym_vector': 'env_manager.gym_vector_env_manager',
     'envpool': 'env_manager.envpool_env_manager',
+    'env_pool': 'env_manager.envpool_env_manager',  # DI-engine's name for it
     'auto': 'env_manager.auto_env_manager',
     'alternating': 'env_manager.alternating_sampler',
     'worker_inference': 'env_manager.worker_inference',

@@ -35,6 +35,7 @@ _EXPORTS = {
     'QACEnsemble': 'qac_ensemble',
     'EDAC': 'qac_ensemble',
     'DecisionTransformer': 'decision_transformer',
+    'PDQN': 'pdqn',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -48,4 +49,5 @@ MODEL_REGISTRY.declare(__name__, {
     'mavac': 'mavac', 'qmix': 'qmix', 'vdn': 'qmix', 'maqac': 'maqac',
     'qac_dist': 'qac_dist', 'ppg': 'ppg', 'edac': 'qac_ensemble',
     'dt': 'decision_transformer',
+    'pdqn': 'pdqn',
 })

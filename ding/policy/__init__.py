@@ -38,6 +38,9 @@ _EXPORTS = {
     'PPGOffPolicy': 'ppg',
     'EDACPolicy': 'edac',
     'DTPolicy': 'dt',
+    'PDQNPolicy': 'pdqn',
+    'SQILPolicy': 'sqil',
+    'SQILSACPolicy': 'sqil',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -76,4 +79,7 @@ POLICY_REGISTRY.declare(__name__, {
     'ppg_offpolicy': 'ppg',
     'edac': 'edac',
     'dt': 'dt',
+    'pdqn': 'pdqn',
+    'sqil': 'sqil',
+    'sqil_sac': 'sqil',
 })

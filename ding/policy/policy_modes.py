@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def _to_numpy(out: Mapping[str, Any]) -> Dict[str, Any]:
-    return {k: (v.detach().cpu().numpy() if isinstance(v, torch.Tensor) else v) for k, v in out.items()}
+    return {k: (v.detach().cpu().numpy() if isinstance(v, torch.Tensor) else v.to_numpy() if isinstance(v, Batch)
+                else v) for k, v in out.items()}  # a Batch: a hybrid action's columns
 
 
 def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[str, Any]]:

@@ -1,6 +1,7 @@
 """Reward models (DI-engine's `ding.reward_model`): they rewrite or add to the reward of the
 transitions a learner trains on. Hindsight relabelling (`HerRewardModel`) and exploration
-bonuses (`RndRewardModel`, `ICMRewardModel`); see base_reward_model.py for the interface."""
+bonuses (`RndRewardModel`, `ICMRewardModel`), imitation (`GailRewardModel`); see
+base_reward_model.py for the interface."""
 from ding.utils.lazy import lazy_exports
 
 _EXPORTS = {
@@ -10,6 +11,7 @@ _EXPORTS = {
     'HerRewardModel': 'her_reward_model',
     'RndRewardModel': 'rnd_reward_model',
     'ICMRewardModel': 'icm_reward_model',
+    'GailRewardModel': 'gail_reward_model',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -19,4 +21,5 @@ from ding.utils.registry import REWARD_MODEL_REGISTRY  # noqa: E402
 REWARD_MODEL_REGISTRY.declare(__name__, {
     'rnd': 'rnd_reward_model',
     'icm': 'icm_reward_model',
+    'gail': 'gail_reward_model',
 })

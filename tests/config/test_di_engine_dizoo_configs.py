@@ -92,7 +92,7 @@ OUT_OF_SCOPE = {
     r'.*_bco_config\.py': 'BCO (behaviour cloning from observation), not shipped',
     r'.*/qbert_sqil_config\.py': 'SQIL (DQN with its learn.alpha), not shipped',
     r'petting_zoo/.*_maddpg_config\.py': 'multi-agent DDPG, not shipped',
-    r'.*_envpool_config\.py': "env_manager type 'env_pool' (DI-engine's name; ding registers 'envpool')",
+    r'gym_hybrid/.*_ddpg_config\.py': 'hybrid-action DDPG (action_space=hybrid), not shipped',
 }
 
 
@@ -142,5 +142,5 @@ def test_every_di_engine_config_of_what_ding_ships_compiles():
         except Exception as err:  # noqa: BLE001 - collected, reported below
             (out_of_scope if why else failed).append((path, ' '.join(str(err).split())[:300]))
     assert not failed, failed
-    assert len(compiled) >= 219 and len(out_of_scope) == 19, (len(compiled), out_of_scope)
+    assert len(compiled) >= 220 and len(out_of_scope) == 19, (len(compiled), out_of_scope)
     print(f'{len(compiled)} DI-engine configs compile; {len(out_of_scope)} need what ding does not ship')

@@ -203,30 +203,6 @@ def test_checkpoint_files_carry_the_statistics_the_evaluation_used(tmp_path):
     evaluator.close()
 
 
-@pytest.mark.slow
-def test_the_normalisation_pipeline_of_the_docs_runs(tmp_path):
-    """docs/pipelines.md's normalisation program (a ```py block, run here rather than by the
-    fast doc test), capped at one step as the doc test caps its blocks."""
-    import os
-    import re
-    import subprocess
-    import sys
-
-    from tests.docs.test_doc_snippets import ROOT, RUNNER
-    text = open(os.path.join(ROOT, 'docs', 'pipelines.md')).read()
-    section = text[text.index('## Env wrappers and normalisation'):]
-    code = re.search(r'^```py\n(.*?)^```', section, re.S | re.M).group(1)
-    script = tmp_path / 'snippet.py'
-    script.write_text(code)
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
-    proc = subprocess.run([sys.executable, '-c', RUNNER, str(script)], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    final = list(tmp_path.glob('*/ckpt/final.pth.tar'))
-    assert final and 'env_normalizer' in torch.load(final[0], weights_only=False)
-    assert list(tmp_path.glob('*/ckpt/run_state.pt'))
-
-
 def test_di_engine_style_step_is_normalised_too():
     collector = NormalizedEnvManager(BaseEnvManagerV2([cartpole] * 2, {}), obs_norm=True)
     collector.seed(0)

@@ -118,6 +118,8 @@ def _unchecked_splitter(env_num: int) -> Callable:
     def split(actions: Any) -> List[Any]:
         if len(actions) != env_num:
             raise ValueError(f'got {len(actions)} actions for {env_num} envs')
+        if hasattr(actions, 'to_dict'):  # a Batch of hybrid actions: one plain dict per env (cheap to pickle)
+            return [row.to_dict() for row in actions]
         return list(actions)
 
     return split

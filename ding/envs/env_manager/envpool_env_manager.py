@@ -30,6 +30,7 @@ def import_envpool() -> Any:
     return envpool
 
 
+@ENV_MANAGER_REGISTRY.register('env_pool')  # DI-engine's name
 @ENV_MANAGER_REGISTRY.register('envpool')
 class EnvPoolEnvManager(GymVectorEnvManager):
     """`EnvPoolEnvManager(env_fn, cfg)` with `cfg.env_id` an EnvPool task id (e.g. 'CartPole-v1');

@@ -161,7 +161,8 @@ def _serve(conn: Any, worker: EnvWorker) -> None:
                 conn.send_bytes(b'' if infos is None else pickle.dumps(('info', infos)))
                 continue
             if msg[:1] == STEP_PICKLED:
-                infos = worker.step(pickle.loads(msg[1:]))
+                # pickled actions come for every env of the manager: this worker's are lo:hi
+                infos = worker.step(pickle.loads(msg[1:])[worker.lo:worker.hi])
                 conn.send_bytes(b'' if infos is None else pickle.dumps(('info', infos)))
                 continue
             command, payload = pickle.loads(msg)

@@ -13,6 +13,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ding.envs.base_env import BaseEnv, BaseEnvTimestep
 from ding.utils.registry import ENV_WRAPPER_REGISTRY
 
 
@@ -245,21 +246,95 @@ class ObsPlusPrevActRewWrapper(gymnasium.Wrapper):
         return {'obs': obs, 'prev_action': self.prev_action, 'prev_reward_extrinsic': self.prev_reward_extrinsic}
 
 
+def _with_reward(obs: Any, reward: Any) -> dict:
+    return {'obs': obs, 'reward': np.asarray(reward, dtype=np.float32).reshape(1)}
+
+
+def _reward_in_obs_space(obs_space: Any) -> spaces.Dict:
+    return spaces.Dict({'obs': obs_space, 'reward': spaces.Box(low=-np.inf, high=np.inf, shape=(1, ),
+                                                               dtype=np.float32)})
+
+
 @ENV_WRAPPER_REGISTRY.register('reward_in_obs')
 class AllinObsWrapper(gymnasium.Wrapper):
-    """Observation = {'obs': obs, 'reward': [last reward]} (Decision Transformer); reward 0 after a reset."""
+    """Observation = {'obs': obs, 'reward': [last reward]} (Decision Transformer); reward 0 after a reset.
+
+    Wraps a gymnasium env, or a ding `BaseEnv` as DI-engine's dt.py does
+    (`AllinObsWrapper(LunarLanderEnv(cfg.env))`): then the result is an `AllinObsEnv`, a ding env."""
+
+    def __new__(cls, env: Any = None, *args: Any, **kwargs: Any) -> Any:  # env None: copy / unpickle
+        if isinstance(env, BaseEnv):  # a ding env is not a gymnasium.Env: wrap it at the ding level
+            return AllinObsEnv(env)
+        return super().__new__(cls)
 
     def __init__(self, env: gymnasium.Env) -> None:
         super().__init__(env)
-        self.observation_space = spaces.Dict({
-            'obs': env.observation_space,
-            'reward': spaces.Box(low=-np.inf, high=np.inf, shape=(1, ), dtype=np.float32),
-        })
+        self.observation_space = _reward_in_obs_space(env.observation_space)
 
     def reset(self, **kwargs: Any) -> Tuple[Any, dict]:
         obs, info = self.env.reset(**kwargs)
-        return {'obs': obs, 'reward': np.zeros(1, dtype=np.float32)}, info
+        return _with_reward(obs, 0.0), info
 
     def step(self, action: Any) -> tuple:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        return {'obs': obs, 'reward': np.array([reward], dtype=np.float32)}, reward, terminated, truncated, info
+        return _with_reward(obs, reward), reward, terminated, truncated, info
+
+
+class AllinObsEnv(BaseEnv):
+    """`AllinObsWrapper` over a ding env: both of its levels (reset/step and the env managers'
+    gym_reset/gym_step) put the last reward in the observation; everything else is the env's."""
+
+    def __init__(self, env: BaseEnv) -> None:
+        self._env = env
+        self._cfg = getattr(env, '_cfg', None)
+
+    @property
+    def env(self) -> BaseEnv:
+        return self._env
+
+    def reset(self) -> dict:
+        return _with_reward(self._env.reset(), 0.0)
+
+    def step(self, action: Any) -> BaseEnvTimestep:
+        obs, reward, done, info = self._env.step(action)
+        return BaseEnvTimestep(_with_reward(obs, reward), reward, done, info)
+
+    def gym_reset(self) -> Tuple[dict, dict]:
+        obs, info = self._env.gym_reset()
+        return _with_reward(obs, 0.0), info
+
+    def gym_step(self, action: Any) -> tuple:
+        obs, reward, terminated, truncated, info = self._env.gym_step(action)
+        return _with_reward(obs, reward), reward, terminated, truncated, info
+
+    def seed(self, seed: int, dynamic_seed: bool = True) -> None:
+        self._env.seed(seed, dynamic_seed)
+
+    def close(self) -> None:
+        self._env.close()
+
+    @property
+    def observation_space(self) -> spaces.Dict:
+        return _reward_in_obs_space(self._env.observation_space)
+
+    @property
+    def action_space(self) -> Any:
+        return self._env.action_space
+
+    @property
+    def reward_space(self) -> Any:
+        return self._env.reward_space
+
+    def random_action(self) -> Any:
+        return self._env.random_action()
+
+    def enable_save_replay(self, replay_path: Optional[str]) -> None:
+        self._env.enable_save_replay(replay_path)
+
+    def __getattr__(self, name: str) -> Any:  # render, clone, ...: the wrapped env's
+        if name.startswith('_'):
+            raise AttributeError(name)
+        return getattr(self._env, name)
+
+    def __repr__(self) -> str:
+        return f'AllinObsWrapper({self._env!r})'
