@@ -179,6 +179,9 @@ def _registry(ray: Any) -> tuple:
     raise RuntimeError('could not reach or create the ding registry actor on this Ray cluster')
 
 
+REFINISH_S = 2.0  # while the run ends, how often the nodes still running are told to finish
+
+
 class _Restarter:
     """Runs main() again on a node whose process died (Ray restarted the actor), unless the
     node is a learner or has used up its restarts."""
@@ -221,9 +224,15 @@ def _wait(ray: Any, refs: Dict[Any, int], actors: Dict[int, Any], timeout_s: Opt
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     pending = list(refs)
     failure = None
+    last_finish = 0.0
     while pending:
         wait_s = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
         done, pending = ray.wait(pending, num_returns=1, timeout=wait_s)
+        if results and failure is None and not done and time.monotonic() - last_finish > REFINISH_S:
+            # the run is ending: a node whose restarted main() began after the broadcast finish
+            # would wait forever for a learner that is gone; tell it again until it returns
+            _finish_all(ray, {k: a for k, a in actors.items() if k not in results})
+            last_finish = time.monotonic()
         for ref in done:
             node_id = refs[ref]
             try:

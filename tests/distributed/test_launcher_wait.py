@@ -1,0 +1,43 @@
+"""The launcher's wait loop, with a stand-in for Ray: a node restarted while the run was ending
+(its new main() began after the broadcast finish) is told again until it returns."""
+import types
+
+from ding.framework.distributed import launcher
+
+
+class FakeActor:
+    def __init__(self, on_finish):
+        self.calls = 0
+        self._on_finish = on_finish
+        self.finish = types.SimpleNamespace(options=lambda **kw: types.SimpleNamespace(remote=self._finish))
+
+    def _finish(self):
+        self.calls += 1
+        self._on_finish(self.calls)
+
+
+class FakeRay:
+    """ray.wait / ray.get over refs that are done once marked so."""
+    exceptions = types.SimpleNamespace(RayActorError=RuntimeError, RayTaskError=ValueError)
+
+    def __init__(self):
+        self.done = set()
+
+    def wait(self, pending, num_returns, timeout):
+        ready = [r for r in pending if r in self.done][:num_returns]
+        return ready, [r for r in pending if r not in ready]
+
+    def get(self, ref):
+        return f'result of {ref}'
+
+
+def test_a_node_that_missed_the_finish_is_told_again_until_it_returns(monkeypatch):
+    monkeypatch.setattr(launcher, 'REFINISH_S', 0.0)
+    ray = FakeRay()
+    ray.done.add('learner')  # the learner ended the run
+    # the restarted collector ignores the first finish (sent before its main() began)
+    collector = FakeActor(lambda calls: ray.done.add('collector') if calls >= 3 else None)
+    actors = {0: FakeActor(lambda calls: None), 1: collector}
+    results = launcher._wait(ray, {'learner': 0, 'collector': 1}, actors, timeout_s=5)
+    assert results == {0: 'result of learner', 1: 'result of collector'}
+    assert collector.calls >= 3
