@@ -46,6 +46,9 @@ class Task:
         self._roles: Set[Role] = set()
         self._running = False
         self._finish = False
+        self._unwinding = False  # the sync loop is running the step's backward parts
+        self._finish_late = False  # a peer's finish came while they ran
+        self._phase_lock = threading.Lock()
         self._middleware: list = []
         self._wrappers: list = []
         self._events = EventBus()
@@ -71,6 +74,7 @@ class Task:
         self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
         self.torch_threads = torch_threads
         self._finish, self._running = False, True
+        self._unwinding = self._finish_late = False
         self._middleware, self._wrappers, self._roles = [], [], set()
         self._sync_stack = BackwardStack()
         self._events = EventBus()
@@ -115,7 +119,30 @@ class Task:
         self._finish = bool(value)
 
     def _remote_finish(self, *args: Any, **kwargs: Any) -> None:
-        self._finish = True
+        # A peer's finish lands on another thread at any moment. Arriving while the step's
+        # backward parts run, some would have seen it and some not (CkptSaver would miss its
+        # final save): it is held until they are done, and one more step then sees it whole.
+        with self._phase_lock:
+            if self._finish:
+                return
+            if self._unwinding:
+                self._finish_late = True
+            else:
+                self._finish = True
+
+    def _unwind_step(self) -> bool:
+        """The step's backward parts, with `finish` steady while they run; True when a peer's
+        finish arrived meanwhile (it now holds for the next step)."""
+        with self._phase_lock:
+            self._unwinding = True
+        try:
+            self.backward()
+        finally:
+            with self._phase_lock:
+                late = self._finish_late and not self._finish  # else finish was set here too
+                self._unwinding, self._finish_late = False, False
+                self._finish = self._finish or late
+        return late
 
     # ---- registration ----------------------------------------------------------------------
     def use(self, fn: Middleware, lock: Union[bool, Any] = False) -> 'Task':
@@ -164,13 +191,14 @@ class Task:
             try:
                 for fn in self._middleware:
                     self._sync_stack.run_forward(fn, self.ctx)
-                self.backward()
+                late_finish = self._unwind_step()
             except BaseException:
                 self._sync_stack.discard()
                 raise
             if i == max_step - 1:
                 self._finish = True
-            if self._finish:
+                break
+            if self._finish and not late_finish:
                 break
             self.renew()
 

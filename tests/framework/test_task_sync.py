@@ -232,3 +232,39 @@ def test_task_is_a_task_and_a_context_manager():
     with other.start() as started:
         assert started is other and other.running
     assert not other.running
+
+
+def test_a_peers_finish_arriving_mid_unwind_is_seen_by_every_post_step_part(fresh_task):
+    # A peer's finish comes on another thread at any moment. Here it lands after a checkpoint
+    # saver's post-step part has looked (the saver is unwound first): that step must not be
+    # the last, or the saver never writes its final checkpoint.
+    seen = []
+
+    def peer_finish_lands(ctx):
+        yield
+        if ctx.total_step == 1:
+            task._remote_finish()
+
+    def saver(ctx):
+        yield
+        seen.append((ctx.total_step, task.finish))
+
+    with task.start():
+        task.use(peer_finish_lands).use(saver)
+        task.run(10)
+    assert seen == [(0, False), (1, False), (2, True)]
+
+
+def test_a_peers_finish_before_the_unwind_ends_that_step(fresh_task):
+    seen = []
+
+    def peer_finish_lands(ctx):
+        if ctx.total_step == 1:
+            task._remote_finish()
+        yield
+        seen.append((ctx.total_step, task.finish))
+
+    with task.start():
+        task.use(peer_finish_lands)
+        task.run(10)
+    assert seen == [(0, False), (1, True)]
