@@ -6,10 +6,12 @@ processes only add IPC and the serial manager wins by 3x; an env costing 0.5 ms 
 step is the opposite. Guessing from the env name is fragile; a few hundred steps of each
 candidate at start-up (about a second) settle it, and the log says what was measured.
 
-`AutoEnvManager(env_fn, cfg)` returns the chosen manager itself (closed, as a newly built
-manager is; the probing does not consume any seeded episode), with `auto_report` attached.
-The candidates are probed side by side, in interleaved chunks, and the best chunk of each
-counts, so that load from other processes during start-up biases the choice less.
+`build_auto_env_manager(env_fn, cfg)` (also `AutoEnvManager`, DI-engine's name) returns the
+chosen manager itself (closed, as a newly built manager is; the probing does not consume any
+seeded episode), with `auto_report` attached. Serial steps cheaper than
+`auto_serial_enough_us` settle it without starting a worker process. Otherwise the
+candidates are probed side by side, in interleaved chunks, and the best chunk of each counts,
+so that load from other processes during start-up biases the choice less.
 """
 import logging
 import os
@@ -25,49 +27,72 @@ from ding.utils.registry import ENV_MANAGER_REGISTRY
 logger = logging.getLogger(__name__)
 
 
-@ENV_MANAGER_REGISTRY.register('auto')
-class AutoEnvManager:
-    """Not a manager class of its own: constructing it builds the fastest candidate."""
-    config = dict(
-        type='auto',
-        auto_candidates=('base_v2', 'subprocess', 'gym_vector'),
-        auto_probe_steps=240,  # timed steps per candidate, after `auto_warmup_steps`
-        auto_probe_rounds=4,  # the timed steps come in this many interleaved chunks; the best chunk counts
-        auto_warmup_steps=20,
-    )
+AUTO_CONFIG = dict(
+    type='auto',
+    auto_candidates=('base_v2', 'subprocess', 'gym_vector'),
+    auto_probe_steps=240,  # timed steps per candidate, after `auto_warmup_steps`
+    auto_probe_rounds=4,  # the timed steps come in this many interleaved chunks; the best chunk counts
+    auto_warmup_steps=20,
+    # Serial env steps cheaper than this (us per env step) keep the serial manager without
+    # starting any worker process: a worker round trip costs ~50 us per env step here, and
+    # split over 2 cores a process manager cannot win below twice that.
+    auto_serial_enough_us=100.0,
+)
 
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        """The keys of every candidate manager, so one config can carry any of them."""
-        cfg = EasyDict()
-        for name in cls.config['auto_candidates']:
-            cfg = deep_merge(cfg, ENV_MANAGER_REGISTRY.lookup(name).default_config())
-        cfg = deep_merge(cfg, cls.config)
-        cfg.cfg_type = cls.__name__ + 'Dict'
-        return cfg
 
-    def __new__(cls, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> Any:
-        cfg = deep_merge(cls.default_config(), cfg or {})
-        managers: Dict[str, Any] = {}
-        skipped: Dict[str, str] = {}
-        try:
-            for name in applicable_candidates(cfg.auto_candidates, len(env_fn)):
+def auto_default_config() -> EasyDict:
+    """The keys of every candidate manager, so one config can carry any of them."""
+    cfg = EasyDict()
+    for name in AUTO_CONFIG['auto_candidates']:
+        cfg = deep_merge(cfg, ENV_MANAGER_REGISTRY.lookup(name).default_config())
+    cfg = deep_merge(cfg, AUTO_CONFIG)
+    cfg.cfg_type = 'AutoEnvManagerDict'
+    return cfg
+
+
+def build_auto_env_manager(env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> Any:
+    """The fastest candidate manager for these envs, closed as a newly built one is, with
+    `auto_report` attached. The serial manager is timed first; worker processes are started
+    only when its steps are dear enough for them to pay."""
+    cfg = deep_merge(auto_default_config(), cfg or {})
+    candidates = applicable_candidates(cfg.auto_candidates, len(env_fn))
+    managers: Dict[str, Any] = {}
+    skipped: Dict[str, str] = {}
+    steps, warmup, rounds = int(cfg.auto_probe_steps), int(cfg.auto_warmup_steps), int(cfg.auto_probe_rounds)
+    try:
+        rates: Dict[str, float] = {}
+        if 'base_v2' in candidates and len(candidates) > 1:
+            managers['base_v2'] = start_candidate('base_v2', env_fn, cfg)
+            rates = probe_rates(managers, steps // rounds, warmup, 1)
+            us_per_step = 1e6 / rates['base_v2']
+            if us_per_step < cfg.auto_serial_enough_us:
+                skipped = {name: f'serial steps take {us_per_step:.0f} us < auto_serial_enough_us='
+                           f'{cfg.auto_serial_enough_us:g}: worker processes cannot pay' for name in candidates[1:]}
+                candidates = ['base_v2']
+        for name in candidates:
+            if name not in managers:
                 try:
                     managers[name] = start_candidate(name, env_fn, cfg)
                 except Exception as err:  # noqa: BLE001 - a candidate that cannot run is skipped
                     skipped[name] = f'{type(err).__name__}: {err}'
-            if not managers:
-                raise RuntimeError(f'env_manager auto: no candidate manager could run these envs: {skipped}')
-            rates = probe_rates(managers, int(cfg.auto_probe_steps), int(cfg.auto_warmup_steps),
-                                int(cfg.auto_probe_rounds))
-        finally:
-            for manager in managers.values():
-                manager.close()
-        best = max(rates, key=rates.get)
-        report = dict(picked=best, env_steps_per_s=rates, skipped=skipped, probe_steps=int(cfg.auto_probe_steps))
-        logger.info(explain(report, len(env_fn)))
-        managers[best].auto_report = report
-        return managers[best]
+        if not managers:
+            raise RuntimeError(f'env_manager auto: no candidate manager could run these envs: {skipped}')
+        if len(managers) > 1 or not rates:
+            rates = probe_rates(managers, steps, warmup, rounds)
+    finally:
+        for manager in managers.values():
+            manager.close()
+    best = max(rates, key=rates.get)
+    report = dict(picked=best, env_steps_per_s=rates, skipped=skipped, probe_steps=steps)
+    logger.info(explain(report, len(env_fn)))
+    managers[best].auto_report = report
+    return managers[best]
+
+
+# DI-engine's name; a builder, not a class: what it builds is one of the candidates
+AutoEnvManager = build_auto_env_manager
+AutoEnvManager.default_config = auto_default_config
+ENV_MANAGER_REGISTRY.register('auto')(build_auto_env_manager)
 
 
 def start_candidate(name: str, env_fn: Sequence[Callable[[], Any]], cfg: Mapping) -> Any:
