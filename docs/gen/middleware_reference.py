@@ -111,7 +111,7 @@ RECIPES: List[Tuple[str, str, Callable[[Any, Kit], Any]]] = [
     ('gae_estimator', 'with a buffer_', lambda m, k: m.gae_estimator(k.ppo_cfg, k.ppo.collect_mode, k.buffer)),
     ('montecarlo_return_estimator', '', lambda m, k: m.montecarlo_return_estimator(k.ppo.collect_mode)),
     ('CkptSaver', '', lambda m, k: m.CkptSaver(k.dqn, k.path('ckpt'), train_freq=100)),
-    ('termination_checker', '', lambda m, k: m.termination_checker(max_env_step=100)),
+    ('termination_checker', '', lambda m, k: m.termination_checker(max_env_step=100, max_train_iter=10)),
     ('online_logger', '', lambda m, k: m.online_logger()),
     ('offline_logger', '', lambda m, k: m.offline_logger()),
     ('final_ctx_saver', '', lambda m, k: m.final_ctx_saver(k.path('final'))),

@@ -81,6 +81,11 @@ def test_termination_checker(fake_task):
     assert fake_task.finish
 
 
+def test_termination_checker_declares_only_the_counters_it_has_a_budget_for():
+    assert termination_checker(max_train_iter=10).reads == ('train_iter',)  # offline: no env_step to read
+    assert termination_checker(max_env_step=5).reads == ('env_step',)
+
+
 def test_final_ctx_saver_writes_counters_at_finish(tmp_path, fake_task):
     saver = final_ctx_saver(str(tmp_path))
     ctx = OnlineRLContext(env_step=64, train_iter=40, env_episode=3, last_eval_value=12.5, last_eval_iter=40)

@@ -14,4 +14,7 @@ def termination_checker(max_env_step: Optional[int] = None, max_train_iter: Opti
         if max_train_iter is not None and ctx.train_iter >= max_train_iter:
             _common.current_task().finish = True
 
-    return contract(_check, reads=('env_step', 'train_iter'))
+    # it reads only the counters it has a budget for: an offline pipeline has no env_step
+    reads = tuple(name for name, limit in (('env_step', max_env_step), ('train_iter', max_train_iter))
+                  if limit is not None)
+    return contract(_check, reads=reads)
