@@ -62,13 +62,11 @@ def make_eval_env(cfg: Any, render: bool) -> Any:
     env_cls, _, evaluator_cfgs = get_vec_env_setting(cfg.env, collect=False)
     env = env_cls(evaluator_cfgs[0])
     if render:
-        os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')  # pygame draws off-screen; no display needed
-        os.environ.setdefault('PYGAME_HIDE_SUPPORT_PROMPT', '1')  # no banner in the command's output
-        inner = getattr(env, 'env', None)
-        unwrapped = getattr(inner, 'unwrapped', None)
+        from ding.envs.env_manager.env_frames import enable_rendering
+        unwrapped = getattr(getattr(env, 'env', None), 'unwrapped', None)
         if unwrapped is None or not hasattr(unwrapped, 'render_mode'):
             raise ValueError(f'{env!r} cannot render frames (no gymnasium env inside)')
-        unwrapped.render_mode = 'rgb_array'  # classic-control and box2d envs read it at each render()
+        enable_rendering(env)
     return env
 
 

@@ -8,17 +8,23 @@ import numpy as np
 RENDER_MODES = ('rgb_array', 'depth_array')
 
 
-def render_frame(env: Any, render_mode: str = 'rgb_array') -> np.ndarray:
-    """One frame `[H, W, C]` of `env` (a ding env around a gymnasium env, or anything whose
-    `render()` returns an array). A gymnasium env made without a render mode is switched to
-    `render_mode`: classic-control and box2d envs read the attribute at each `render()`."""
+def enable_rendering(env: Any, render_mode: str = 'rgb_array') -> None:
+    """Let `env` (a ding env around a gymnasium env) draw frames off-screen: a gymnasium env
+    made without an array render mode is switched to `render_mode` (classic-control and box2d
+    envs read the attribute at each `render()`)."""
     if render_mode not in RENDER_MODES:
         raise ValueError(f'render_mode must be one of {RENDER_MODES}, got {render_mode!r}')
     os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')  # pygame draws off-screen; no display needed
-    os.environ.setdefault('PYGAME_HIDE_SUPPORT_PROMPT', '1')
+    os.environ.setdefault('PYGAME_HIDE_SUPPORT_PROMPT', '1')  # no banner in the program's output
     unwrapped = getattr(getattr(env, 'env', None), 'unwrapped', None)
-    if unwrapped is not None and getattr(unwrapped, 'render_mode', render_mode) is None:
+    if unwrapped is not None and hasattr(unwrapped, 'render_mode') and unwrapped.render_mode not in RENDER_MODES:
         unwrapped.render_mode = render_mode
+
+
+def render_frame(env: Any, render_mode: str = 'rgb_array') -> np.ndarray:
+    """One frame `[H, W, C]` of `env` (a ding env around a gymnasium env, or anything whose
+    `render()` returns an array)."""
+    enable_rendering(env, render_mode)
     frame = env.render()
     if frame is None:
         raise ValueError(f'{type(env).__name__}.render() returned no frame; make the env with '
