@@ -135,3 +135,23 @@ def test_the_counts_reach_progress_csv(tmp_path, monkeypatch):
         next(gen)
     [row] = list(csv.DictReader(io.StringIO((tmp_path / 'progress.csv').read_text())))
     assert (row['env_restarts'], row['dropped_episodes']) == ('2', '3')
+
+
+@pytest.mark.parametrize('wait_s', [0.0, 0.25])
+def test_retry_waiting_time_pauses_before_each_restart(tmp_path, monkeypatch, wait_s):
+    from ding.envs.env_manager import env_faults
+    pauses = []
+    monkeypatch.setattr(env_faults.time, 'sleep', pauses.append)
+    marker = str(tmp_path / 'failed_once')
+    env = BaseEnvManagerV2([partial(make_faulty_episodes, 'once', marker)], dict(retry_waiting_time=wait_s))
+    env.seed(0)
+    env.launch()
+    for _ in range(8):
+        env.step_batch(np.zeros(1, dtype=np.int64))
+    assert env.worker_restarts == 1 and pauses == ([wait_s] if wait_s else [])
+    env.close()
+
+
+def test_an_unknown_retry_type_is_refused():
+    with pytest.raises(ValueError, match="retry_type must be 'reset' or 'renew'"):
+        BaseEnvManagerV2([lambda: make_faulty_episodes(None, '')], dict(retry_type='restart'))

@@ -56,8 +56,12 @@ class BaseEnvManagerV2(TimestepAdapter):
         # process have no worker to time out.
         step_timeout=None,
         reset_timeout=None,
+        # DI-engine's 'reset' (reset the env again) and 'renew' (build a new one) are both
+        # accepted: a failed env is always rebuilt, as its state after an exception is not trusted.
         retry_type='reset',
-        retry_waiting_time=0.1,
+        # seconds paused before each restart; DI-engine's default is 0.1, ours 0: rebuilding
+        # a local env needs no pause. Set it for envs whose faults pass with time.
+        retry_waiting_time=0.0,
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
 
@@ -75,7 +79,11 @@ class BaseEnvManagerV2(TimestepAdapter):
         # the reset obs of envs rebuilt mid-episode (taken by the auto-reset of the dropped episode).
         self.worker_restarts = 0  # restarts of an env (here) or of the worker / vector env holding it
         self.dropped_episodes = 0
-        self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry))
+        if self._cfg.retry_type not in ('reset', 'renew'):
+            raise ValueError(f"{type(self).__name__}: retry_type must be 'reset' or 'renew', got "
+                             f'{self._cfg.retry_type!r}')
+        self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry),
+                                    float(self._cfg.retry_waiting_time or 0))
         self._dropped_now: List[int] = []
         self._restarted_obs: Dict[int, Any] = {}
         self._envs: Optional[List[BaseEnv]] = self._create_envs()

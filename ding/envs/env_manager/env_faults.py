@@ -14,6 +14,7 @@ must behave alike, in a collector and in an evaluator:
   bounded time instead of being restarted forever.
 """
 import logging
+import time
 import traceback
 from typing import Any, Iterable, Optional, Sequence, Tuple
 
@@ -42,10 +43,12 @@ def last_line(text: str) -> str:
 class FailStreaks:
     """Per-env count of failures since that env last completed an episode, and the check
     against `max_retry`. `who` names the manager in messages; env ids are shown plus `offset`
-    (the first global id of a group inside a `GroupedEnvManager`)."""
+    (the first global id of a group inside a `GroupedEnvManager`). `wait_s` (DI-engine's
+    `retry_waiting_time`): the pause before each restart, for envs whose failures are
+    transient (a simulator licence, a port still held)."""
 
-    def __init__(self, who: str, env_num: int, max_retry: int) -> None:
-        self.who, self.max_retry, self.offset = who, int(max_retry), 0
+    def __init__(self, who: str, env_num: int, max_retry: int, wait_s: float = 0.0) -> None:
+        self.who, self.max_retry, self.offset, self.wait_s = who, int(max_retry), 0, float(wait_s)
         self.streak = np.zeros(env_num, dtype=np.int64)
 
     def label(self, env_ids: Sequence[int]) -> str:
@@ -68,6 +71,8 @@ class FailStreaks:
         logger.warning('%s: %s failed: %s; restarting %s (restart %d of this manager, %d in a row, max_retry=%d); '
                        'any episode in flight is dropped', self.who, envs, last_line(text), restarting, restarts,
                        in_a_row, self.max_retry)
+        if self.wait_s > 0:
+            time.sleep(self.wait_s)
 
     def completed(self, env_ids: Iterable[int]) -> None:
         """These envs completed an episode: their failures no longer count as in a row."""
