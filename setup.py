@@ -15,6 +15,7 @@ EXTRAS = {
     'video': ['imageio>=2.30', 'imageio-ffmpeg>=0.4.9', 'pillow>=10', 'pygame-ce>=2.1.3'],
     'export': ['onnx>=1.16', 'onnxruntime>=1.18'],  # `ding export --format onnx`
     'offline': ['h5py>=3'],  # hdf5 datasets for offline RL
+    'minari': ['minari>=0.5', 'h5py>=3'],  # Minari datasets (its hdf5 storage) for offline RL
     'tune': ['optuna>=3.4', 'matplotlib>=3.7'],  # `ding tune`
     'wandb': ['wandb>=0.20'],  # wandb_online_logger / wandb_offline_logger
     'docs': ['mkdocs>=1.6', 'mkdocs-material>=9.5', 'mkdocstrings[python]>=0.24'],  # `make docs`
@@ -23,7 +24,7 @@ EXTRAS = {
     'test': [
         'pytest>=7', 'pytest-timeout>=2', 'psutil>=5', 'pygame-ce>=2.1.3', 'pillow>=10', 'imageio>=2.30',
         'matplotlib>=3.7', 'gymnasium[box2d]>=1.0', 'gymnasium[mujoco]>=1.0', 'ray>=2.9', 'DI-toolkit',
-        'h5py>=3',
+        'h5py>=3', 'minari>=0.5',  # tests/offline/test_minari.py
         'imageio-ffmpeg>=0.4.9', 'onnx>=1.16', 'onnxruntime>=1.18', 'optuna>=3.4',
         'wandb>=0.20',  # the wandb loggers' tests, in wandb's offline mode
         'pettingzoo>=1.24', 'mpe2>=1.0',

@@ -1,130 +1,155 @@
-"""Collection throughput: `StepCollector` + `data_pusher` vs a bare SyncVectorEnv loop.
+"""Collection throughput of the path a DQN user runs, against a bare SyncVectorEnv loop.
 
-Both sides step 8 CartPole-v1 envs with the same 4-64-64-2 MLP (greedy forward on the
-stacked observations) and keep every transition (ours: in a DequeBuffer; bare: arrays
-appended to lists). Rounds alternate between the two so machine load hits both alike; the
-ratio of the medians is the figure (target >= 0.8, docs: shared/spec/bars.md).
+Ours: `DQNPolicy` (config `cartpole_dqn_v1_config`: a 4-64-64-2 MLP Q-net, n_sample 256) acting
+eps-greedy through `StepCollector` on a serial `BaseEnvManagerV2`, then `nstep_reward_enhancer`
+(the config's nstep, or 1: the enhancer passes rows through) and `data_pusher` into a
+`DequeBuffer`. Bare: gymnasium's `SyncVectorEnv`, the same Q-net forward, eps-greedy in numpy,
+every transition kept (arrays appended to a list). 8 CartPole-v1 envs, one torch thread.
 
-    python benchmarks/collection.py [--env-steps 40000] [--rounds 5] [--profile]
+The three sides alternate round by round so machine load hits all alike; each ratio is the
+median of its side over the median of the bare loop (target >= 0.8, ../shared/spec/bars.md),
+in wall-clock steps/s and in steps per second of the process's own CPU time (which other
+processes' load moves less).
+
+    python benchmarks/collection.py [--env-steps 40000] [--rounds 5] [--nstep N] [--n-sample N] [--profile]
 Writes benchmarks/results/collection.json.
 """
 import argparse
 import cProfile
-import json
 import os
 import pstats
 import statistics
 import time
+from datetime import datetime, timezone
+from typing import Tuple
 
 import gymnasium as gym
 import numpy as np
 import torch
-from easydict import EasyDict
 
 from ding.data.buffer.deque_buffer import DequeBuffer
 from ding.envs import BaseEnvManagerV2, DingEnvWrapper
 from ding.framework.context import OnlineRLContext
-from ding.framework.middleware import StepCollector, data_pusher
-from ding.policy.base_policy import Policy
+from ding.framework.middleware import StepCollector, data_pusher, nstep_reward_enhancer
+from ding.model import DQN
+from ding.policy import DQNPolicy
+from ding.utils.fileio import atomic_write_json
+from dizoo.common.config_loader import load_config
 
-N_ENV = 8
-ENV_ID = 'CartPole-v1'
+N_ENV, ENV_ID, EPS = 8, 'CartPole-v1', 0.1
+CONFIG = 'dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config'
 
 
-def make_net() -> torch.nn.Module:
+def make_policy(cfg) -> DQNPolicy:
     torch.manual_seed(0)
-    return torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.ReLU(), torch.nn.Linear(64, 64), torch.nn.ReLU(),
-                               torch.nn.Linear(64, 2))
+    return DQNPolicy(cfg.policy, model=DQN(**cfg.policy.model), enable_field=['collect'])
 
 
-class GreedyMLPPolicy(Policy):
-    """The smallest real Policy: greedy argmax of the MLP (acting path of the base class)."""
-
-    def _forward_collect(self, obs, **kwargs):
-        return {'action': self._collect_model(obs).argmax(-1)}
-
-
-def bare_loop(env_steps: int) -> float:
-    """Env steps per second of SyncVectorEnv + forward + keeping the transitions.
-
-    gymnasium's default next-step autoreset spends one `step` call per finished episode on
-    the reset; those rows are not transitions, so only real steps are counted."""
-    net = make_net()
+def bare_loop(cfg, env_steps: int) -> Tuple[float, float]:
+    """Env steps per second (wall clock, and of this process's CPU time) of SyncVectorEnv +
+    Q-net forward + numpy eps-greedy + keeping the transitions. gymnasium's default next-step autoreset spends one `step` call per finished
+    episode on the reset; those rows are not transitions, so only real steps are counted."""
+    net = make_policy(cfg)._collect_model
     envs = gym.vector.SyncVectorEnv([lambda: gym.make(ENV_ID) for _ in range(N_ENV)])
     obs, _ = envs.reset(seed=0)
-    keep = []
-    resetting = np.zeros(N_ENV, dtype=bool)
-    real_steps = 0
-    start = time.perf_counter()
+    rng = np.random.default_rng(0)
+    keep, resetting, real_steps = [], np.zeros(N_ENV, dtype=bool), 0
+    start, cpu_start = time.perf_counter(), time.process_time()
     while real_steps < env_steps:
         with torch.no_grad():
-            action = net(torch.from_numpy(obs.astype(np.float32))).argmax(-1).numpy()
+            action = net(torch.from_numpy(obs.astype(np.float32)))['logit'].argmax(-1).numpy()
+        action = np.where(rng.random(N_ENV) < EPS, rng.integers(0, 2, N_ENV), action)
         next_obs, reward, terminated, truncated, _ = envs.step(action)
         keep.append((obs, action, reward, next_obs, terminated, truncated))
         real_steps += N_ENV - int(resetting.sum())
         resetting = terminated | truncated
         obs = next_obs
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     envs.close()
-    return real_steps / elapsed
+    return real_steps / elapsed, real_steps / cpu
 
 
-def ours(env_steps: int, n_sample: int = 64, profile: bool = False) -> float:
-    """Env steps per second of StepCollector + data_pusher into a DequeBuffer."""
-    cfg = EasyDict(seed=0, policy=dict(collect=dict(n_sample=n_sample, unroll_len=1)))
-    env = BaseEnvManagerV2(env_fn=[lambda: DingEnvWrapper(gym.make(ENV_ID)) for _ in range(N_ENV)],
+def ours(cfg, env_steps: int, nstep: int, profile: bool = False) -> Tuple[float, float]:
+    """Env steps per second (wall, CPU) of StepCollector -> nstep_reward_enhancer -> data_pusher(DequeBuffer)."""
+    cfg.policy.nstep = nstep
+    env = BaseEnvManagerV2([lambda: DingEnvWrapper(gym.make(ENV_ID)) for _ in range(N_ENV)],
                            cfg=BaseEnvManagerV2.default_config())
-    policy = GreedyMLPPolicy(EasyDict(), model=make_net(), enable_field=['collect'])
-    buffer_ = DequeBuffer(size=env_steps + n_sample)
-    collector, pusher = StepCollector(cfg, policy.collect_mode, env), data_pusher(cfg, buffer_)
+    policy = make_policy(cfg)
+    buffer_ = DequeBuffer(size=env_steps + 2 * int(cfg.policy.collect.n_sample))
+    collector, enhancer, pusher = StepCollector(cfg, policy.collect_mode, env), nstep_reward_enhancer(cfg), \
+        data_pusher(cfg, buffer_)
     ctx = OnlineRLContext()
-    collector(ctx)  # launch the envs outside the timing
-    pusher(ctx)
-    ctx.env_step = 0
+    ctx.collect_kwargs = {'eps': EPS}
+    collector(ctx)  # launches the envs outside the timing
+    ctx.trajectories, ctx.env_step = None, 0
     profiler = cProfile.Profile() if profile else None
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     if profiler:
         profiler.enable()
     while ctx.env_step < env_steps:
         collector(ctx)
+        enhancer(ctx)
         pusher(ctx)
     if profiler:
         profiler.disable()
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     env.close()
     if profiler:
-        pstats.Stats(profiler).sort_stats('tottime').print_stats(15)
-    return ctx.env_step / elapsed
+        pstats.Stats(profiler).sort_stats('tottime').print_stats(20)
+    return ctx.env_step / elapsed, ctx.env_step / cpu
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description='StepCollector + data_pusher vs bare SyncVectorEnv')
+    parser = argparse.ArgumentParser(description='StepCollector + nstep + data_pusher vs bare SyncVectorEnv')
     parser.add_argument('--env-steps', type=int, default=40000)
     parser.add_argument('--rounds', type=int, default=5)
-    parser.add_argument('--profile', action='store_true', help='print a cProfile of our side and exit')
+    parser.add_argument('--nstep', type=int, default=None, help="n-step side's n (default: the config's)")
+    parser.add_argument('--n-sample', type=int, default=None, help="rows per collect call (default: the config's)")
+    parser.add_argument('--profile', action='store_true', help='print a cProfile of the n-step side and exit')
     parser.add_argument('--out', default=os.path.join(os.path.dirname(__file__), 'results', 'collection.json'))
     args = parser.parse_args()
     torch.set_num_threads(1)
+    cfg = load_config(CONFIG, 0, '/tmp/bench_collection', save_cfg=False)
+    nstep = int(args.nstep or cfg.policy.nstep)
+    if args.n_sample:
+        cfg.policy.collect.n_sample = args.n_sample
     if args.profile:
-        ours(args.env_steps, profile=True)
+        ours(cfg, args.env_steps, nstep, profile=True)
         return
-    bare, mine = [], []
+    sides = {'bare': lambda: bare_loop(cfg, args.env_steps), 'ours_nstep': lambda: ours(cfg, args.env_steps, nstep),
+             'ours_1step': lambda: ours(cfg, args.env_steps, 1)}
+    wall, cpu, load = {k: [] for k in sides}, {k: [] for k in sides}, []
     for _ in range(args.rounds):
-        bare.append(bare_loop(args.env_steps))
-        mine.append(ours(args.env_steps))
+        load.append(os.getloadavg()[0])
+        for name, side in sides.items():
+            w, c = side()
+            wall[name].append(w)
+            cpu[name].append(c)
+    wall_median = {k: statistics.median(v) for k, v in wall.items()}
+    cpu_median = {k: statistics.median(v) for k, v in cpu.items()}
     result = {
-        'setting': f'{N_ENV} x {ENV_ID}, 4-64-64-2 MLP greedy forward, serial manager, '
-                   f'{args.env_steps} env steps x {args.rounds} rounds (alternating)',
-        'bare_sync_vector_env_steps_per_s': statistics.median(bare),
-        'step_collector_data_pusher_steps_per_s': statistics.median(mine),
-        'ratio': statistics.median(mine) / statistics.median(bare),
+        'benchmark': 'collection',
+        'date': datetime.now(timezone.utc).isoformat(timespec='seconds'),
+        'setting': f'{N_ENV} x {ENV_ID}, DQNPolicy ({CONFIG}: 4-64-64-2 MLP, n_sample '
+                   f'{cfg.policy.collect.n_sample}) eps-greedy {EPS}, serial manager, StepCollector -> '
+                   f'nstep_reward_enhancer -> data_pusher(DequeBuffer); bare: SyncVectorEnv + same forward + '
+                   f'numpy eps-greedy, transitions kept; {args.env_steps} env steps x {args.rounds} rounds '
+                   f'(sides alternating), one torch thread',
+        'nstep': nstep,
+        'n_sample': int(cfg.policy.collect.n_sample),
+        'load_average_1min': load,  # 2 cores: above ~1 the wall-clock figures share the CPU with other work
+        'env_steps_per_s': wall_median,
+        'ratio_nstep': wall_median['ours_nstep'] / wall_median['bare'],
+        'ratio_1step': wall_median['ours_1step'] / wall_median['bare'],
+        # Steps per second of this process's own CPU time: less moved by other processes' load.
+        'env_steps_per_cpu_s': cpu_median,
+        'cpu_ratio_nstep': cpu_median['ours_nstep'] / cpu_median['bare'],
+        'cpu_ratio_1step': cpu_median['ours_1step'] / cpu_median['bare'],
         'target_ratio': 0.8,
-        'rounds': {'bare': bare, 'ours': mine},
+        'rounds': {'wall': wall, 'cpu': cpu},
     }
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, 'w') as f:
-        json.dump(result, f, indent=2)
-    print(json.dumps({k: v for k, v in result.items() if k != 'rounds'}, indent=2))
+    atomic_write_json(args.out, result)
+    print({k: v for k, v in result.items() if k != 'rounds'})
 
 
 if __name__ == '__main__':

@@ -30,6 +30,8 @@ _EXPORTS = {
     'HDF5Dataset': 'offline_dataset',
     'D4RLDataset': 'offline_dataset',
     'SequenceDataset': 'sequence_dataset',
+    'MinariRLDataset': 'minari_dataset',
+    'save_minari': 'minari_dataset',
     'DatasetStatistics': 'offline_dataset',
 }
 _lazy_getattr, _lazy_dir = lazy_exports(__name__, _EXPORTS)
@@ -54,3 +56,4 @@ BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'buf
 # config `policy.collect.data_type` -> the module that registers the dataset
 DATASET_REGISTRY.declare(__name__, {'naive': 'offline_dataset', 'hdf5': 'offline_dataset', 'd4rl': 'offline_dataset'})
 DATASET_REGISTRY.declare(__name__, {'sequence': 'sequence_dataset', 'd4rl_trajectory': 'sequence_dataset'})
+DATASET_REGISTRY.declare(__name__, {'minari': 'minari_dataset'})

@@ -5,7 +5,8 @@
 - 'hdf5': DI-engine's hdf5 columns (`obs`, `action`, `reward`, `done`, `next_obs`, ...); a file
   in D4RL's layout is recognised and read as 'd4rl';
 - 'd4rl': D4RL's hdf5 layout (`observations`, `actions`, `rewards`, `terminals`, `timeouts`,
-  optional `next_observations`) from a local file: nothing is ever downloaded.
+  optional `next_observations`) from a local file: nothing is ever downloaded;
+- 'minari': a local Minari dataset (ding/data/minari_dataset.py).
 Every dataset is a `BatchDataset` (rows as dicts; `.batch` the columns, which
 `offline_data_fetcher` indexes directly) with DI-engine's statistics (`mean`, `std`,
 `action_bounds`, `statistics`). With `cfg.env.norm_obs.use_norm` and
@@ -213,20 +214,26 @@ class D4RLDataset(OfflineRLDataset):
 
 
 def create_dataset(cfg: Any, **kwargs: Any) -> OfflineRLDataset:
-    """The dataset `cfg.policy.collect.data_type` names ('naive', 'hdf5', 'd4rl', or 'sequence' /
+    """The dataset `cfg.policy.collect.data_type` names ('naive', 'hdf5', 'd4rl', 'minari', or 'sequence' /
     'd4rl_trajectory': windows for Decision Transformer, ding/data/sequence_dataset.py), read from
     `cfg.policy.collect.data_path`."""
     collect = (cfg.get('policy') or {}).get('collect') or {}
     data_type = collect.get('data_type')
     if data_type is None:
-        raise ValueError("create_dataset: set cfg.policy.collect.data_type ('naive', 'hdf5', 'd4rl' or 'sequence')")
+        raise ValueError("create_dataset: set cfg.policy.collect.data_type ('naive', 'hdf5', 'd4rl', 'minari' or 'sequence')")
     import importlib
     for name in cfg.get('import_names') or []:
         importlib.import_module(name)
     return DATASET_REGISTRY.build(data_type, cfg=cfg, **kwargs)
 
 
+def data_type_of_path(path: str) -> str:
+    """A dataset's type from its path: a directory is a Minari dataset, '.pkl' naive, else hdf5."""
+    if os.path.isdir(path):
+        return 'minari'
+    return 'naive' if os.fspath(path).endswith(('.pkl', '.pickle', '.pt')) else 'hdf5'
+
+
 def dataset_from_path(path: str, data_type: Optional[str] = None) -> OfflineRLDataset:
-    """Read a dataset file, its type from the extension unless given ('.pkl' naive, else hdf5)."""
-    data_type = data_type or ('naive' if path.endswith(('.pkl', '.pickle', '.pt')) else 'hdf5')
-    return DATASET_REGISTRY.build(data_type, cfg=path)
+    """Read a dataset file (or Minari directory), its type from the path unless given."""
+    return DATASET_REGISTRY.build(data_type or data_type_of_path(path), cfg=path)

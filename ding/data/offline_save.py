@@ -6,7 +6,8 @@ Formats (`data_type`):
 - 'hdf5': one hdf5 dataset per column (`obs`, `action`, `reward`, `done`, `next_obs`, and any
   other column the collector wrote; nested columns as groups), DI-engine's column names;
 - 'd4rl': D4RL's layout (`observations`, `actions`, `rewards`, `terminals`, `timeouts`,
-  `next_observations`), which `create_dataset` reads back with data_type 'd4rl'.
+  `next_observations`), which `create_dataset` reads back with data_type 'd4rl';
+- 'minari': a Minari dataset directory (ding/data/minari_dataset.py; `pip install "ding[minari]"`).
 hdf5 needs h5py (`pip install "ding[offline]"`), imported only when used. Every file is written
 atomically: a crash leaves the previous file or none, never a truncated one.
 
@@ -24,7 +25,7 @@ import numpy as np
 from ding.data.batch import Batch, as_batch
 from ding.utils.fileio import atomic_write_with
 
-DATA_TYPES = ('naive', 'hdf5', 'd4rl')
+DATA_TYPES = ('naive', 'hdf5', 'd4rl', 'minari')
 logger = logging.getLogger('ding.data')
 
 # our column -> D4RL's key
@@ -32,19 +33,27 @@ D4RL_KEYS = {'obs': 'observations', 'action': 'actions', 'reward': 'rewards', 'd
              'truncated': 'timeouts', 'next_obs': 'next_observations'}
 
 
-def import_h5py(purpose: str) -> Any:
+def import_optional(module: str, purpose: str, extra: str, packages: str) -> Any:
+    """Import an optional dataset package, or say which extra installs it."""
+    import importlib
     try:
-        import h5py
+        return importlib.import_module(module)
     except ImportError as err:
-        raise ImportError(f'{purpose} needs h5py, which is not installed; install it with: '
-                          f'pip install "ding[offline]" (or pip install h5py)') from err
-    return h5py
+        raise ImportError(f'{purpose} needs {module}, which is not installed; install it with: '
+                          f'pip install "ding[{extra}]" (or pip install {packages})') from err
+
+
+def import_h5py(purpose: str) -> Any:
+    return import_optional('h5py', purpose, 'offline', 'h5py')
 
 
 def save_offline_data(data: Any, path: str, data_type: str = 'naive') -> str:
     """Save `data` (a Batch, a list of transition dicts, or a dict of columns) to `path`."""
     if data_type not in DATA_TYPES:
         raise ValueError(f'data_type must be one of {DATA_TYPES}, got {data_type!r}')
+    if data_type == 'minari':
+        from ding.data.minari_dataset import save_minari
+        return save_minari(data, path)
     batch = as_batch(data).to_numpy()
     if len(batch) == 0:
         raise ValueError(f'save_offline_data: no transitions to save to {path}')

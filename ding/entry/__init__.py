@@ -3,4 +3,7 @@
 from ding.utils.lazy import lazy_exports
 
 # DI-engine's entry functions, imported on first use
-__getattr__, __dir__ = lazy_exports(__name__, {'serial_pipeline_offline': 'serial_offline'})
+__getattr__, __dir__ = lazy_exports(__name__, {
+    'serial_pipeline_offline': 'serial_offline',
+    'trex_collecting_data': 'application_entry_trex_collect_data',
+})

@@ -1,4 +1,4 @@
-"""`ding collect RUN_DIR --episodes N --eps E --out PATH [--data-type hdf5|d4rl|naive]`: make an
+"""`ding collect RUN_DIR --episodes N --eps E --out PATH [--data-type hdf5|d4rl|naive|minari]`: make an
 offline dataset with a trained run's policy (its best checkpoint, or the one given).
 
 Each step plays the policy's greedy action, replaced with probability `--eps` by a uniform
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--episodes', type=positive_int, default=10)
     parser.add_argument('--eps', type=float, default=0.0, help='probability of a uniform random action (0 to 1)')
     parser.add_argument('--out', required=True, help='the dataset file to write (.hdf5, or .pkl for naive)')
-    parser.add_argument('--data-type', default='hdf5', choices=('hdf5', 'd4rl', 'naive'))
+    parser.add_argument('--data-type', default='hdf5', choices=('hdf5', 'd4rl', 'naive', 'minari'))
     parser.add_argument('--seed', type=seed_value, default=None, help='env seed (default: the run\'s seed)')
 
 

@@ -4,9 +4,13 @@ The run is rebuilt from `run.json` (same config, seed and bounds) and the first 
 `ckpt/run_state.pt` (see `ding.framework.middleware.run_state`), so a run that was killed,
 even with SIGKILL, ends as if it had never stopped. An unreadable `run_state.pt` falls back
 to `run_state.prev.pt` with a warning; when neither reads, `RunStateUnreadable` says why.
+An offline run (`'offline': true` in run.json, from `ding train --dataset` or
+`ding -m serial_offline`) continues through `serial_pipeline_offline(resume=True)`, after
+checking that its dataset is still there and unchanged (size and sha256).
 """
 import argparse
 import os
+from typing import Any
 
 from easydict import EasyDict
 
@@ -31,9 +35,14 @@ def resume_run(run_dir: str, progress: bool = True):
         raise FileNotFoundError(f'{run_dir} has no run-state checkpoint yet ({rd.run_state}); start it again with '
                                 f'`ding train` instead')
     state, _, _ = read_run_state(rd.run_state)  # the restore says which file, if not the latest
+    counter = 'train_iter' if meta.get('offline') else 'env_step'
     if state['finished']:
-        print(f'{run_dir} already finished at env_step={state["ctx"]["env_step"]}; nothing to resume')
+        print(f'{run_dir} already finished at {counter}={state["ctx"][counter]}; nothing to resume')
         return None
+    if meta.get('offline'):
+        start = state['ctx']['train_iter']
+        del state
+        return resume_offline(rd, meta, start)
     main = EasyDict(meta['main_config'])
     main.exp_name = rd.root
     cfg = compile_config(main, create_cfg=EasyDict(meta['create_config']), auto=True, seed=meta['seed'],
@@ -50,9 +59,20 @@ def resume_run(run_dir: str, progress: bool = True):
         parts.close()
 
 
+def resume_offline(rd: RunDir, meta: dict, start_iter: int) -> Any:
+    """Continue an offline run (the pipeline checks its dataset against run.json first)."""
+    from ding.entry.serial_offline import serial_pipeline_offline
+    print(f'resuming offline run {os.path.abspath(rd.root)} from train_iter={start_iter}', flush=True)
+    policy = serial_pipeline_offline((EasyDict(meta['main_config']), EasyDict(meta['create_config'])),
+                                     seed=meta['seed'], max_train_iter=meta['max_train_iter'], resume=True,
+                                     checkpoint_freq=meta['checkpoint_freq'], exp_name=rd.root)
+    return policy.final_ctx
+
+
 def main(args: argparse.Namespace) -> int:
     from ding.entry.train import summary
+    from ding.entry.train_offline import offline_summary
     ctx = resume_run(args.run_dir, progress=not args.no_progress)
     if ctx is not None:
-        print(summary(ctx))
+        print(offline_summary(ctx) if hasattr(ctx, 'train_epoch') else summary(ctx))
     return 0

@@ -9,10 +9,13 @@ dataset, or at `max_train_iter` updates, whichever comes first. Checkpoints as o
 `ckpt/iteration_*.pth.tar`, `eval.pth.tar` (best evaluation), `final.pth.tar`, and the
 run-state file `ckpt/run_state.pt` every `checkpoint_freq` updates, from which `resume=True`
 continues exactly (the learner, the fetcher's place in its epoch, counters and RNGs).
+A fresh run records in `run.json` its config, seed, bounds and the dataset's fingerprint
+(`ding.data.dataset_fingerprint`), so `ding resume RUN_DIR` can rebuild it and refuses a
+dataset that is gone or changed.
 """
 import logging
 import os
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 import torch
@@ -67,12 +70,38 @@ def _normalised(dataset: Any) -> bool:
     return bool(getattr(dataset, 'obs_normalized', False))
 
 
+def record_run(cfg: Any, main: Any, create: Any, seed: int, max_train_iter: Optional[int], checkpoint_freq: int,
+               run_info: Optional[Dict[str, Any]]) -> None:
+    """run.json of an offline run: what `ding resume` rebuilds it from, and its dataset's fingerprint."""
+    from ding.config.io import to_plain
+    from ding.data.dataset_fingerprint import dataset_fingerprint, dataset_path_of
+    from ding.utils.run_dir import RunDir
+    path = dataset_path_of(cfg)
+    RunDir(cfg.exp_name).write_meta({
+        **(run_info or {}), 'offline': True, 'seed': seed, 'max_train_iter': max_train_iter,
+        'checkpoint_freq': checkpoint_freq, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
+        'create_config': to_plain(create),
+        'dataset': dataset_fingerprint(path) if path and os.path.exists(path) else None})
+
+
+def check_resumable_dataset(run_dir: str) -> None:
+    """Before resuming: the dataset recorded in run.json is still there, unchanged."""
+    from ding.data.dataset_fingerprint import check_dataset_fingerprint
+    from ding.utils.run_dir import RunDir
+    rd = RunDir(run_dir)
+    if os.path.isfile(rd.run_json):
+        recorded = rd.read_meta().get('dataset')
+        if recorded:
+            check_dataset_fingerprint(recorded)
+
+
 def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 0, env_setting: Any = None,
                             model: Optional[torch.nn.Module] = None, max_train_iter: Optional[int] = int(1e10),
                             resume: bool = False, checkpoint_freq: int = 1000, exp_name: Optional[str] = None,
-                            save_cfg: bool = True) -> Any:
+                            save_cfg: bool = True, run_info: Optional[Dict[str, Any]] = None) -> Any:
     """Train `input_cfg` (a config file, or (main_config, create_config)) on its dataset; returns
-    the policy. `env_setting` is DI-engine's (env class, collector cfgs, evaluator cfgs)."""
+    the policy. `env_setting` is DI-engine's (env class, collector cfgs, evaluator cfgs).
+    `run_info` (e.g. algo, env) goes into run.json."""
     import copy
     from functools import partial
 
@@ -92,8 +121,13 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
         main.exp_name = exp_name
     cfg = compile_config(main, create_cfg=copy.deepcopy(create), auto=True, seed=seed, save_cfg=save_cfg,
                          renew_dir=not resume)
+    main.exp_name = cfg.exp_name
+    if resume:
+        check_resumable_dataset(cfg.exp_name)
+    elif model is None and env_setting is None:  # only then can `ding resume` rebuild the run from run.json
+        record_run(cfg, main, create, seed, max_train_iter, checkpoint_freq, run_info)
     torch.set_num_threads(1)  # small networks: one thread is fastest (see docs/design notes)
-    ding_init(cfg)
+    writer = ding_init(cfg)
     dataset = create_dataset(cfg)  # a missing or bad dataset fails before anything is started
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
     policy = POLICY_REGISTRY.lookup(cfg.policy.type)(cfg.policy, model=model)
@@ -131,6 +165,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     finally:
         if not evaluator_env.closed:
             evaluator_env.close()
+        writer.close()  # the run's events on disk, the file closed
     logger.info('offline run %s finished: train_iter=%d epochs=%d last eval return=%s', cfg.exp_name, ctx.train_iter,
                 ctx.train_epoch, ctx.last_eval_value)
     policy.final_ctx = ctx  # what the run ended at (the CLI prints it)

@@ -1,8 +1,9 @@
 """`ding train --algo cql --env Pendulum-v1 --dataset PATH [--max-train-iter N]`: an offline run
 on a dataset file, through `serial_pipeline_offline` with the dizoo offline config of
-(algo, env) and `policy.collect.data_path` set to PATH (its type from the extension: `.pkl`
-naive, else hdf5, whose reader also recognises D4RL's layout). `--config` overrides,
-`--seed` and `--exp-name` work as for online runs; checkpoints go to the run directory.
+(algo, env) and `policy.collect.data_path` set to PATH (its type from the path: a directory is
+a Minari dataset, `.pkl` naive, else hdf5, whose reader also recognises D4RL's layout). `--config` overrides,
+`--seed` and `--exp-name` work as for online runs; checkpoints go to the run directory, and
+`run.json` records the run (with the dataset's size and sha256) for `ding resume RUN_DIR`.
 """
 import argparse
 import copy
@@ -37,21 +38,26 @@ def main(args: argparse.Namespace) -> int:
 
     from easydict import EasyDict
 
+    from ding.data.offline_dataset import data_type_of_path
     from ding.entry.serial_offline import serial_pipeline_offline
     from ding.entry.train import parse_overrides
     from ding.utils.dicts import deep_merge
     if not args.algo or not args.env:
         raise UsageError('an offline run needs --algo and --env with --dataset')
-    if not os.path.isfile(args.dataset):
-        raise FileNotFoundError(f'--dataset {args.dataset}: no such file')
+    if not os.path.exists(args.dataset):
+        raise FileNotFoundError(f'--dataset {args.dataset}: no such file or directory')
     main_cfg, create_cfg = offline_config(args.algo, args.env)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     main_cfg.policy.collect.data_path = os.path.abspath(args.dataset)
-    main_cfg.policy.collect.data_type = 'naive' if args.dataset.endswith(('.pkl', '.pickle', '.pt')) else 'hdf5'
+    main_cfg.policy.collect.data_type = data_type_of_path(args.dataset)
     exp_name = args.exp_name or f'{args.algo}_{args.env.lower()}_offline_seed{args.seed}'
     policy = serial_pipeline_offline((main_cfg, create_cfg), seed=args.seed, max_train_iter=args.max_train_iter,
-                                     checkpoint_freq=args.checkpoint_freq, exp_name=exp_name)
-    ctx = policy.final_ctx
-    print(f'finished: train_iter={ctx.train_iter} train_epoch={ctx.train_epoch} '
-          f'eval_return={ctx.last_eval_value:.2f} run_dir={exp_name}')
+                                     checkpoint_freq=args.checkpoint_freq, exp_name=exp_name,
+                                     run_info={'algo': args.algo, 'env': args.env})
+    print(f'{offline_summary(policy.final_ctx)} run_dir={exp_name}')
     return 0
+
+
+def offline_summary(ctx: Any) -> str:
+    return (f'finished: train_iter={ctx.train_iter} train_epoch={ctx.train_epoch} '
+            f'eval_return={ctx.last_eval_value:.2f}')

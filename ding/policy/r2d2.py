@@ -4,7 +4,9 @@ sequences with a burn-in, n-step double-DQN targets, value rescaling and sequenc
 The data path (docs of each piece in its file):
 - acting: each env's LSTM state lives in the policy (`ding/policy/hidden_state.py`), is reset
   when the collector reports the env's episode ended, and every transition stores the state
-  the actor had before the step (column `prev_state` [2, H]);
+  the actor had before the step (column `prev_state` [2, H]); under the 'worker_inference'
+  env manager each env worker's actor keeps its envs' states the same way
+  (ding/policy/recurrent_worker_actor.py);
 - n-step: `nstep_reward_enhancer` after the collector, as for DQN;
 - replay: the buffer keeps transitions in push order; the fetcher samples windows of
   `collect.unroll_len` consecutive rows of one env (`ding/data/buffer/sequence_sampling.py`),
@@ -19,12 +21,12 @@ Config keys and defaults are DI-engine's (`burnin_step`, `learn_unroll_len`, `ns
 window length, is `burnin_step + learn_unroll_len` in DI-engine's configs (default 100); the
 learner takes any window longer than the burn-in and learns from the steps after it.
 Priorities: with `priority=True` the learn output carries each sequence's
-0.9 * max + 0.1 * mean |TD| (and `priority_IS_weight` weights sequences by a `priority_IS`
-column), but prioritized *sequence* replay is not built yet: the sequence sampler draws
-windows uniformly and `PriorityExperienceReplay` refuses window sampling, so the dizoo
-configs set `priority=False` (DI-engine's cartpole config does too).
+0.9 * max + 0.1 * mean |TD|, and `priority_IS_weight` weights sequences by the `priority_IS`
+column [B]. Behind `PriorityExperienceReplay` (make_replay_buffer adds it for priority=True)
+windows are drawn by priority and the fetcher writes each window's priority onto its rows
+(ding/data/buffer/middleware/sequence_priority.py).
 """
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import torch
 
@@ -186,5 +188,9 @@ class R2D2Policy(DQNPolicy):
     def _reset_eval(self, env_ids: Optional[List[int]] = None) -> None:
         self._eval_states.reset(env_ids)
 
-    def _worker_actor_fn(self) -> None:
-        return None  # the actor's state lives in this process; env workers cannot act for it yet
+    def _worker_actor_fn(self) -> Callable[[], Any]:
+        """Eps-greedy on a CPU copy of the DRQN inside env workers, each worker keeping its envs'
+        states and recording `prev_state` (ding/policy/recurrent_worker_actor.py)."""
+        from ding.policy.recurrent_worker_actor import RecurrentActorFactory
+        from ding.policy.worker_actor import model_copier
+        return RecurrentActorFactory(model_copier(self._collect_model), tuple(self._zero_states(1).shape[1:]))

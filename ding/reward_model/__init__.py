@@ -1,6 +1,6 @@
 """Reward models (DI-engine's `ding.reward_model`): they rewrite or add to the reward of the
 transitions a learner trains on. Hindsight relabelling (`HerRewardModel`) and exploration
-bonuses (`RndRewardModel`, `ICMRewardModel`), imitation (`GailRewardModel`); see
+bonuses (`RndRewardModel`, `ICMRewardModel`), imitation (`GailRewardModel`, `TrexRewardModel`); see
 base_reward_model.py for the interface."""
 from ding.utils.lazy import lazy_exports
 
@@ -12,6 +12,7 @@ _EXPORTS = {
     'RndRewardModel': 'rnd_reward_model',
     'ICMRewardModel': 'icm_reward_model',
     'GailRewardModel': 'gail_reward_model',
+    'TrexRewardModel': 'trex_reward_model',
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -22,4 +23,5 @@ REWARD_MODEL_REGISTRY.declare(__name__, {
     'rnd': 'rnd_reward_model',
     'icm': 'icm_reward_model',
     'gail': 'gail_reward_model',
+    'trex': 'trex_reward_model',
 })

@@ -79,11 +79,17 @@ def get_reward_model_cls(cfg: Any) -> type:
 
 
 def create_reward_model(cfg: Any, device: str = 'cpu', tb_logger: Any = None) -> BaseRewardModel:
-    """Build the reward model `cfg.type` (or `cfg.reward_model.type`) names from that config."""
-    cfg = EasyDict(copy.deepcopy(dict(cfg)))
-    if 'reward_model' in cfg:
-        cfg = EasyDict(cfg.reward_model)
+    """Build the reward model `cfg.type` (or `cfg.reward_model.type`) names from that config.
+    Models with `takes_whole_config` (T-REX, as in DI-engine) get the whole config, the others
+    its `reward_model` part."""
+    whole = EasyDict(copy.deepcopy(dict(cfg)))
+    cfg = EasyDict(whole.reward_model) if 'reward_model' in whole else whole
     if not cfg.get('type'):
         raise ValueError('create_reward_model: the config has no reward model `type` (e.g. type="rnd")')
     cls = get_reward_model_cls(cfg)
+    if getattr(cls, 'takes_whole_config', False):
+        if 'reward_model' not in whole:
+            raise ValueError(f'create_reward_model: {cls.__name__} needs the whole config (with exp_name, '
+                             f'policy and reward_model), not only its reward_model part')
+        return cls(whole, device=device, tb_logger=tb_logger)
     return cls(cfg, device=device, tb_logger=tb_logger)

@@ -61,6 +61,9 @@ _EXPORTS = {
     'q_nstep_sql_td_error': 'sql',
     'soft_value': 'sql',
     'boltzmann_action': 'sql',
+    # reward learning from ranked demonstrations (T-REX)
+    'trex_ranking_loss': 'trex',
+    'trex_preference_accuracy': 'trex',
     # off-policy actor-critic over trajectories (IMPALA): V-trace
     'vtrace': 'vtrace',
     'vtrace_data': 'vtrace',

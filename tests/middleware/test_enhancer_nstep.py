@@ -164,3 +164,17 @@ def test_held_rows_end_where_a_dropped_episode_broke_the_stream():
     assert env0.obs[:, 0].tolist() == [2, 3, 100]
     assert env0.reward.tolist()[:2] == [[3, 4, 0], [4, 0, 0]]  # cut at the gap, no reward of the new episode
     assert env0.truncated.tolist()[:2] == [True, True] and env0.next_obs[:2, 0].tolist() == [4, 4]
+
+
+def test_held_rows_of_an_env_absent_from_a_call_wait_for_its_next_call():
+    """An env missing from one collect call keeps its held rows; they continue with its next rows."""
+    enhancer = nstep_reward_enhancer(make_cfg(policy__nstep=3))
+    env0, env1 = env_rows(0, 0, [1, 2, 3, 4, 5, 6]), env_rows(1, 0, [10, 20, 30, 40, 50, 60], done=[5])
+    out = []
+    for ctx in (collect_call(env0[:2], env1[:2]), collect_call(env0[2:4]), collect_call(env0[4:], env1[2:])):
+        drive(enhancer, ctx)
+        out.append(ctx.trajectories)
+    out.append(enhancer.flush())
+    expected = nstep_window(Batch.cat([env0, env1]), [5, 11], 3)
+    assert_same_rows(by_env_and_step(Batch.cat(out)), expected)
+    assert enhancer.state_dict()['pending'] == {}

@@ -227,20 +227,31 @@ class _WorkerInferenceLikeEnv:
         pass
 
 
-def test_worker_inference_is_refused_with_the_reason():
-    # the actor's hidden state lives in the learner-side policy, which env workers cannot reach
+def test_worker_inference_refuses_an_actor_that_does_not_return_the_transition_keys():
+    mode = small_policy().collect_mode
+    factory = mode.worker_actor()
+    factory.transition_columns = {}  # an actor that would not record prev_state
+    mode.worker_actor = lambda: factory
     with pytest.raises(ValueError, match='prev_state'):
-        StepCollector(_collect_cfg(), small_policy().collect_mode, _WorkerInferenceLikeEnv())
+        StepCollector(_collect_cfg(), mode, _WorkerInferenceLikeEnv())
 
 
-def test_collect_nstep_push_fetch_learn_through_the_middlewares():
+@pytest.mark.parametrize('priority', [False, True])
+def test_collect_nstep_push_fetch_learn_through_the_middlewares(priority):
+    from ding.entry.pipeline import prioritized_replay
     from ding.framework.middleware import data_pusher, offpolicy_data_fetcher
     fns = [functools.partial(DingEnvWrapper, CountingEnv(terminate_at=5)) for _ in range(2)]
     env = BaseEnvManagerV2(fns)
-    policy = small_policy()
-    cfg = deep_merge(_collect_cfg(), dict(policy=dict(learn=dict(batch_size=4))))
+    policy = small_policy(priority=priority, priority_IS_weight=priority)
+    cfg = deep_merge(_collect_cfg(), dict(policy=dict(learn=dict(batch_size=4), priority=priority,
+                                                      priority_IS_weight=priority,
+                                                      other=dict(replay_buffer=dict()))))
     collector, nstep = StepCollector(cfg, policy.collect_mode, env), nstep_reward_enhancer(cfg)
     buf = DequeBuffer(size=1000)
+    per = None
+    if priority:  # as make_replay_buffer builds it for R2D2's priority=True
+        per = prioritized_replay(buf, cfg)
+        buf.use(per)
     push = data_pusher(cfg, buf)
     ctx = OnlineRLContext(collect_kwargs={'eps': 0.5})
     try:
@@ -250,11 +261,24 @@ def test_collect_nstep_push_fetch_learn_through_the_middlewares():
             push(ctx)
     finally:
         env.close()
+    written = []
+    update = buf.update
+    buf.update = lambda index, data=None, meta=None: written.append((index, meta)) or update(index, data, meta)
     fetch = offpolicy_data_fetcher(cfg, buf)(ctx)
     next(fetch)
     data = ctx.train_data
     assert data.obs.shape == (4, 8, 2) and data.prev_state.shape == (4, 8, 2, H) and data.reward.shape == (4, 8, 2)
     assert np.all(data.env_id == data.env_id[:, :1])
+    assert ('priority_IS' in data) == priority
+    if priority:
+        assert data.priority_IS.shape == (4, ) and np.all((data.priority_IS > 0) & (data.priority_IS <= 1))
     ctx.train_output = policy.learn_mode.forward(data)
     assert np.isfinite(ctx.train_output['total_loss'])
-    next(fetch, None)  # the write-back step: sequence priorities are not written per row
+    next(fetch, None)  # the write-back step: each window's priority onto all of its rows
+    if priority:
+        out = ctx.train_output['priority']
+        assert out.shape == (4, )
+        (ids, meta), = written
+        assert ids.shape == (32, ) and np.allclose(meta['priority'], np.repeat(out, 8))
+        last_window = buf.slots_of(ids[-8:])[0]  # a row in two windows keeps the later one's priority
+        assert np.allclose(per.priority[last_window], max(out[-1], 1e-6))

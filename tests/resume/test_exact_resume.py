@@ -4,13 +4,13 @@ as an uninterrupted run with the same seed, with the serial, the subprocess and 
 alternating env manager (their envs are captured through the managers' snapshot protocol)."""
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 import torch
+
+from tests.resume.kill_helpers import sigkill_once
 
 # Small enough to run in well under a minute on two busy cores, long enough for several
 # checkpoints, evaluations and target-network updates before and after the kill.
@@ -56,13 +56,8 @@ def test_sigkilled_run_resumes_to_identical_results(tmp_path, manager):
     victim = subprocess.Popen(train_cmd('killed', manager), cwd=tmp_path, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE)
     state_path = tmp_path / 'killed' / 'ckpt' / 'run_state.pt'
-    deadline = time.time() + 240
-    while checkpoint_step(state_path) < 2 * CHECKPOINT_FREQ:  # past the second checkpoint: mid-training
-        assert victim.poll() is None, victim.stderr.read().decode()
-        assert time.time() < deadline, 'the run made no checkpoint in time'
-        time.sleep(0.05)
-    victim.send_signal(signal.SIGKILL)
-    victim.wait()
+    # past the second checkpoint: mid-training
+    sigkill_once(victim, lambda: checkpoint_step(state_path) >= 2 * CHECKPOINT_FREQ, timeout_s=240)
     killed_at = torch.load(state_path, weights_only=False)['ctx']
     assert 2 * CHECKPOINT_FREQ <= killed_at['env_step'] < MAX_ENV_STEP and killed_at['train_iter'] > 0
     assert not (tmp_path / 'killed' / 'ckpt' / 'final.pth.tar').exists()

@@ -1,4 +1,4 @@
-"""DI-engine 0.5.3's configs for HER, RND, ICM and SQL compile against ding, and ours at the
+"""DI-engine 0.5.3's configs for HER, RND, ICM, SQL, T-REX and GAIL compile against ding, and ours at the
 same module paths carry the same values."""
 import importlib
 import logging
@@ -15,6 +15,10 @@ OURS = {  # DI-engine dizoo config -> (our module, the reward model / policy it 
     'dizoo.classic_control.cartpole.config.cartpole_dqn_rnd_config',
     'classic_control/cartpole/config/cartpole_sql_config.py': 'dizoo.classic_control.cartpole.config.cartpole_sql_config',
     'box2d/lunarlander/config/lunarlander_sql_config.py': None,
+    'classic_control/cartpole/config/cartpole_trex_dqn_config.py':
+    'dizoo.classic_control.cartpole.config.cartpole_trex_dqn_config',
+    'classic_control/cartpole/config/cartpole_dqn_gail_config.py':
+    'dizoo.classic_control.cartpole.config.cartpole_dqn_gail_config',
 }
 
 

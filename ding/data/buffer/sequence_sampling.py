@@ -7,13 +7,17 @@ emit each env's steps in order and continue its episode across calls). Rows are 
 the `env_id` column, or by the push-time meta `env` (`data_pusher(..., group_by_env=True)`)
 when there is no such column. A window may run over an episode end; the learner sees that
 from the window's own done / truncated columns (ding/policy/r2d2.py resets its state there).
-Windows are drawn uniformly (a group, then a start); prioritized sequence replay is not here.
+Windows are drawn uniformly (a group, then a start); behind `PriorityExperienceReplay` they
+are drawn by priority (ding/data/buffer/middleware/sequence_priority.py), each window's
+importance weight becomes the column `priority_IS` [size], and `write_sequence_priorities`
+takes the learner's per-window priorities back.
 """
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.data.buffer.middleware.sequence_priority import write_sequence_priorities  # noqa: F401 (re-exported)
 
 
 def sample_sequences(buffer: Any, size: int, unroll_len: int) -> Optional[Tuple[Batch, np.ndarray]]:
@@ -39,4 +43,6 @@ def sample_sequences(buffer: Any, size: int, unroll_len: int) -> Optional[Tuple[
     rows = Batch.cat([s.batch for s in sampled])
     batch = rows.apply(lambda v: v.reshape((len(sampled), unroll_len) + tuple(v.shape[1:])))
     index = np.stack([np.asarray(s.index) for s in sampled])
+    if 'priority_IS' in batch:  # one weight per window, repeated on its rows
+        batch['priority_IS'] = batch['priority_IS'][:, 0]
     return batch, index

@@ -8,6 +8,8 @@ Commands added to `EnvWorker`'s (see `subprocess_worker.py`):
 - `attach_rollout rollout_handle`: larger rollout arrays (a longer rollout was asked for);
 - `rollout (steps, kwargs)`: load newer weights if published, then `steps` steps of every
   env of this worker; answers the number of episodes that ended.
+A recurrent actor (ding/policy/recurrent_worker_actor.py) also returns its extra transition
+columns, and its `reset(rows)` is called for envs whose episode ended or that were reset.
 """
 from typing import Any, Mapping, Optional, Tuple
 
@@ -39,6 +41,12 @@ class InferenceEnvWorker(EnvWorker):
         if roll_handle is not None:
             self.attach_rollout(roll_handle)
 
+    def reset(self, payload: Any) -> None:
+        """The manager's reset of local envs also resets the actor's state for them."""
+        super().reset(payload)
+        if self.actor is not None and hasattr(self.actor, 'reset'):
+            self.actor.reset([j for j, _ in payload])
+
     def attach_rollout(self, handle: tuple) -> None:
         if self.roll is not None:
             self.roll.close()
@@ -55,9 +63,15 @@ class InferenceEnvWorker(EnvWorker):
         lo, hi, r = self.lo, self.hi, self.roll.arrays
         self.active[lo:hi] = True
         episodes = 0
+        recurrent = hasattr(self.actor, 'reset')
         for t in range(steps):
             obs = self.ready[lo:hi].copy()
-            action = np.asarray(self.actor(obs, **kwargs))
+            action = self.actor(obs, **kwargs)
+            if isinstance(action, tuple):  # an actor that declared transition_columns (recurrent_worker_actor.py)
+                action, extra = action
+                for key, value in extra.items():
+                    r[key][lo:hi, t] = value
+            action = np.asarray(action)
             r['obs'][lo:hi, t] = obs
             r['action'][lo:hi, t] = action
             self.step(action.tolist() if self.action_kind == 'discrete' else action)
@@ -67,6 +81,8 @@ class InferenceEnvWorker(EnvWorker):
             r['truncated'][lo:hi, t] = self.truncated[lo:hi]
             going = ~(self.terminated[lo:hi] | self.truncated[lo:hi])
             episodes += int(going.size - going.sum())
+            if recurrent and not going.all():  # a new episode starts from a fresh actor state
+                self.actor.reset(np.flatnonzero(~going))
             self.ready[lo:hi][going] = self.next_obs[lo:hi][going]  # ended ones already hold their reset obs
         self.reset_flag[lo:hi] = 0
         return episodes

@@ -13,6 +13,8 @@ worker-actor protocol that `StepCollector` uses (docs/internals.md):
   are fine) of an actor (`ding/policy/worker_actor.py`), `state_dict` its first weights;
 - `collect_rollout(steps, kwargs, publish=None) -> (Batch, episodes)`: publish new weights
   when given, then `steps` steps of every env, acting with `actor(obs, **kwargs)`.
+  A factory's `transition_columns` (a recurrent actor's `prev_state`,
+  ding/policy/recurrent_worker_actor.py) become extra columns of the Batch.
 Faults during a rollout are handled as in every manager (env_faults.py): a worker whose
 env raises, that dies or that exceeds `step_timeout * steps` is restarted and logged (more
 than `max_retry` failures of an env with no completed episode between stop the run); the
@@ -51,6 +53,7 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         self._board: Optional[WeightBoard] = None
         self._roll: Optional[SharedArrays] = None
         self._free_board = self._free_roll = _noop  # finalizers: free the memory at gc or exit at the latest
+        self._actor_columns: Dict[str, tuple] = {}  # extra per-step columns the bound actor returns
         super().__init__(env_fn, cfg)
 
     # --- the worker-actor protocol ---------------------------------------------------------
@@ -62,6 +65,11 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         except Exception as err:  # noqa: BLE001 - re-raised with what to do
             raise TypeError(f'{type(self).__name__}.bind_actor: the actor factory cannot be pickled for the '
                             f'workers ({err}); pass a module-level class or a functools.partial') from err
+        columns = _actor_columns(actor_fn)
+        if columns != self._actor_columns:  # the rollout arrays get (or lose) the actor's columns
+            self._free_roll()
+            self._roll, self._free_roll = None, _noop
+            self._actor_columns = columns
         self._weights = state_dict
         self._close_board()
         if self._handles:
@@ -175,9 +183,12 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         if act_shape[:1] != (n, ):
             raise ValueError(f'{type(self).__name__} needs an array action space (Discrete, Box, MultiDiscrete)')
         step = (n, steps)
-        return dict(obs=(step + obs_shape[1:], 'float32'), next_obs=(step + obs_shape[1:], 'float32'),
+        spec = dict(obs=(step + obs_shape[1:], 'float32'), next_obs=(step + obs_shape[1:], 'float32'),
                     action=(step + act_shape[1:], act_dtype), reward=(step, 'float32'), terminated=(step, 'bool'),
                     truncated=(step, 'bool'))
+        for key, (shape, dtype) in self._actor_columns.items():
+            spec[key] = (step + tuple(shape), dtype)
+        return spec
 
     def close(self) -> None:
         """Stop the workers and free the shared memory; a bound actor stays bound (a relaunch
@@ -190,6 +201,21 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
 
 def _noop() -> None:
     pass
+
+
+_ROLLOUT_KEYS = ('obs', 'next_obs', 'action', 'reward', 'terminated', 'truncated', 'done', 'env_id')
+
+
+def _actor_columns(actor_fn: Any) -> Dict[str, tuple]:
+    """The extra transition columns an actor factory declares (`transition_columns`, e.g. a
+    recurrent actor's `prev_state`): {name: (per-env shape, dtype)}."""
+    columns = {k: (tuple(shape), str(dtype)) for k, (shape, dtype) in
+               dict(getattr(actor_fn, 'transition_columns', None) or {}).items()}
+    clash = sorted(set(columns) & set(_ROLLOUT_KEYS))
+    if clash:
+        raise ValueError(f'WorkerInferenceSampler: the actor declares transition columns {clash}, which are the '
+                         f"rollout's own columns {list(_ROLLOUT_KEYS)}")
+    return columns
 
 
 def _check_keys(cfg: Mapping, defaults: Mapping) -> None:

@@ -16,9 +16,10 @@ from ding.utils.fileio import atomic_torch_save
 @_common.rank0_only
 @_common.gated('learner', 'evaluator')
 class CkptSaver:
-    """`iteration_{train_iter}.pth.tar` every `train_freq` train iterations, `eval.pth.tar` on a
-    new best `eval_value`, `final.pth.tar` when the task finishes (checked after the step's
-    other middlewares ran, so a later `termination_checker` is seen too).
+    """`iteration_{train_iter}.pth.tar` at train_iter 0 (once, as DI-engine) and every
+    `train_freq` train iterations after, `eval.pth.tar` on a new best `eval_value`,
+    `final.pth.tar` when the task finishes (checked after the step's other middlewares ran, so a
+    later `termination_checker` is seen too).
 
     `normalizer`: an env manager with running observation / reward statistics
     (`NormalizedEnvManager`, best the evaluator's: it reports the statistics its evaluation
@@ -33,6 +34,7 @@ class CkptSaver:
         self._train_freq = train_freq
         self._save_finish = save_finish
         self._last_save_iter = 0
+        self._saved_iter_0 = False
         self._best_eval = -math.inf
         self._final_saved = False
         contract(self, reads=('train_iter', 'eval_value'))
@@ -55,9 +57,12 @@ class CkptSaver:
         return path
 
     def __call__(self, ctx: Any):
-        if self._train_freq and ctx.train_iter - self._last_save_iter >= self._train_freq:
+        # DI-engine also saves the untrained policy (iteration_0), e.g. T-REX's worst demonstrator
+        first = ctx.train_iter == 0 and not self._saved_iter_0
+        if self._train_freq and (first or ctx.train_iter - self._last_save_iter >= self._train_freq):
             self.save(f'iteration_{ctx.train_iter}.pth.tar')
             self._last_save_iter = ctx.train_iter
+            self._saved_iter_0 = self._saved_iter_0 or first
         eval_value = getattr(ctx, 'eval_value', -math.inf)
         if eval_value is not None and eval_value > self._best_eval:
             # The weights the evaluator played (the learner may have updated since), when it kept them.

@@ -66,7 +66,10 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         ctx.train_data, index = got
         yield
         priority = _last_priority(ctx.train_output)
-        if priority is not None and index.ndim == 1:  # sequence priorities have no per-row home
+        if priority is not None and index.ndim == 2:  # one priority per sampled window of rows
+            from ding.data.buffer.sequence_sampling import write_sequence_priorities
+            write_sequence_priorities(buffer_, index, priority)
+        elif priority is not None:
             buffer_.update(index, meta={'priority': priority})
 
     def _fetch_mixed(ctx: Any) -> None:

@@ -1,6 +1,6 @@
 """Data enhancers: rewrite or extend collected / sampled data before it is used.
 `nstep_reward_enhancer`, `priority_calculator`, `reward_estimator`, `her_data_enhancer`."""
-from typing import Any, Callable, Dict, List, Mapping, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -15,31 +15,40 @@ def nstep_window(batch: Batch, end_idx: List[int], n: int) -> Batch:
     reward -> [N, n] (zeros past the episode or segment end), next_obs / done / truncated
     -> those of the last real step of the window, nstep -> number of real steps (int64)."""
     size = len(batch)
-    rows = np.arange(size)
     ends = np.asarray(end_idx if len(end_idx) else [size - 1], dtype=np.int64)
-    seg_end = np.repeat(ends, np.diff(np.concatenate([[-1], ends])))
-    ended = np.asarray(batch['done'], dtype=bool)
-    if 'truncated' in batch:
-        ended = ended | np.asarray(batch['truncated'], dtype=bool)
-    reward = np.asarray(batch['reward'], dtype=np.float32)
-    out = np.zeros((size, n), dtype=np.float32)
-    out[:, 0] = reward
-    valid = np.ones(size, dtype=bool)
-    count = np.ones(size, dtype=np.int64)
-    for k in range(1, n):
-        nxt = np.minimum(rows + k, size - 1)
-        valid = valid & (rows + k <= seg_end) & ~ended[np.minimum(rows + k - 1, size - 1)]
-        out[:, k] = np.where(valid, reward[nxt], 0.0)
-        count += valid
-    last = rows + count - 1
+    reward, count, last = _windows(_ended(batch), np.asarray(batch['reward'], dtype=np.float32), ends, n)
     new = Batch(dict(batch.items()))
-    new['reward'] = out
+    new['reward'] = reward
     new['next_obs'] = batch['next_obs'][last]
     new['done'] = np.asarray(batch['done'])[last]
     if 'truncated' in batch:
         new['truncated'] = np.asarray(batch['truncated'])[last]
     new['nstep'] = count
     return new
+
+
+def _ended(batch: Batch) -> np.ndarray:
+    ended = np.asarray(batch['done'], dtype=bool)
+    if 'truncated' in batch:
+        ended = ended | np.asarray(batch['truncated'], dtype=bool)
+    return ended
+
+
+def _windows(ended: np.ndarray, reward: np.ndarray, seg_ends: np.ndarray,
+             n: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The windows of rows laid out segment after segment (`seg_ends`: last row of each), as
+    arrays over the rows: rewards [N, n], real steps (int64), last row of the window. A window
+    ends at its n-th row, its segment's last row or its first episode end, whichever is first."""
+    size = len(reward)
+    rows = np.arange(size)
+    seg_end = np.repeat(seg_ends, np.diff(np.concatenate([[-1], seg_ends])))
+    next_end = np.minimum.accumulate(np.where(ended, rows, size)[::-1])[::-1]  # first end at or after
+    last = np.minimum(np.minimum(rows + (n - 1), seg_end), next_end)
+    count = last - rows + 1
+    steps = np.arange(n)
+    known = np.minimum(rows[:, None] + steps, size - 1)
+    out = np.where(steps < count[:, None], reward[known], np.float32(0.0)).astype(np.float32, copy=False)
+    return out, count, last
 
 
 class NStepRewardEnhancer:
@@ -52,12 +61,16 @@ class NStepRewardEnhancer:
     row is emitted once, with the return a whole-episode computation gives; the rows still
     held at the end come out of `flush()`. `state_dict()` / `load_state_dict()` carry the
     held rows through a run-state checkpoint (pass this object to `RunStateSaver(extra=...)`).
+
+    Per call the work is done on row indices, and each column is gathered once: the held rows
+    of all envs are one Batch (`_held`, each env's rows a span of it), not a Batch per env.
     """
 
     def __init__(self, cfg: Any) -> None:
         require_config(cfg, 'nstep_reward_enhancer', 'policy.nstep')
         self.n = int(cfg.policy.nstep)
-        self._pending: Dict[int, Batch] = {}
+        self._held: Optional[Batch] = None
+        self._spans: Dict[int, Tuple[int, int]] = {}  # env key -> (first row in _held, rows)
         contract(self, reads=('trajectories', 'trajectory_end_idx'), writes=('trajectories', 'trajectory_end_idx'),
                  name='nstep_reward_enhancer')
 
@@ -72,72 +85,107 @@ class NStepRewardEnhancer:
     def flush(self) -> Batch:
         """The held rows with windows cut where the data ends (bootstrapping from the last
         known obs); the holding is emptied."""
-        if not self._pending:
+        if not self._spans:
             return Batch()
-        held = [self._pending.pop(key) for key in sorted(self._pending)]
-        return nstep_window(Batch.cat(held), list(np.cumsum([len(h) for h in held]) - 1), self.n)
+        spans = [self._spans[key] for key in sorted(self._spans)]
+        held = self._held[np.concatenate([np.arange(h0, h0 + hn) for h0, hn in spans])]
+        self._held, self._spans = None, {}
+        return nstep_window(held, list(np.cumsum([hn for _, hn in spans]) - 1), self.n)
 
     def state_dict(self) -> Dict[str, Any]:
-        return {'n': self.n, 'pending': {key: dict(b.items()) for key, b in self._pending.items()}}
+        return {'n': self.n, 'pending': {key: dict(self._held[h0:h0 + hn].items())
+                                         for key, (h0, hn) in self._spans.items()}}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         if int(state['n']) != self.n:
             raise ValueError(f'nstep_reward_enhancer: checkpoint holds rows for nstep={state["n"]}, '
                              f'this run has nstep={self.n}')
-        self._pending = {int(key): Batch(cols) for key, cols in state['pending'].items()}
+        held = [(int(key), Batch(cols)) for key, cols in state['pending'].items()]
+        self._held = Batch.cat([b for _, b in held]) if held else None
+        first = np.concatenate([[0], np.cumsum([len(b) for _, b in held])])
+        self._spans = {key: (int(first[i]), len(b)) for i, (key, b) in enumerate(held)}
 
     def _emit(self, batch: Batch, end_idx: List[int]) -> Tuple[Batch, List[int]]:
-        """Prepend each env's held rows, compute the windows, emit the rows whose window is
-        complete (n rows known, or an episode end among the known rows), hold the rest."""
+        """Put each env's held rows before its new rows, compute the windows, emit the rows
+        whose window is complete (n rows known, or an episode end among the known rows), hold
+        the rest. `order` lists the rows of `src` (held rows, then this call's) env by env."""
         ends = [int(e) for e in end_idx] if len(end_idx) else [len(batch) - 1]
         starts = [0] + [e + 1 for e in ends[:-1]]
-        keys = [int(batch['env_id'][s]) if 'env_id' in batch else i for i, s in enumerate(starts)]
-        parts, lengths = [], []
+        keys = np.asarray(batch['env_id'])[starts].tolist() if 'env_id' in batch else list(range(len(starts)))
+        if self._held is not None:
+            _check_columns(self._held, batch)
+            src, offset = Batch.cat([self._held, batch]), len(self._held)
+        else:
+            src, offset = batch, 0
+        pieces, lengths, gaps = [], [], []
         for key, s, e in zip(keys, starts, ends):
-            held = self._pending.pop(key, None)
-            if held is not None:
-                _check_columns(held, batch)
-                _cut_at_gap(held, batch, s)
-                parts.append(held)
-            parts.append(batch[s:e + 1])
-            lengths.append(e - s + 1 + (0 if held is None else len(held)))
-        combined = batch if len(parts) == len(keys) else Batch.cat(parts)
+            span = self._spans.pop(key, None)
+            if span is not None:
+                h0, hn = span
+                gaps.append((h0 + hn - 1, offset + s))
+                pieces.append(np.arange(h0, h0 + hn))
+            pieces.append(np.arange(offset + s, offset + e + 1))
+            lengths.append(e - s + 1 + (0 if span is None else span[1]))
+        if gaps:
+            _cut_at_gaps(src, np.asarray(gaps, dtype=np.int64))
+        order = np.concatenate(pieces)
         seg_ends = np.cumsum(lengths) - 1
-        ended = np.asarray(combined['done'], dtype=bool)
-        if 'truncated' in combined:
-            ended = ended | np.asarray(combined['truncated'], dtype=bool)
-        emit, out_ends, start = [], [], 0
-        for key, end in zip(keys, seg_ends):
-            ready = start + _complete_rows(ended[start:end + 1], self.n)
-            if ready <= end:
-                self._pending[key] = combined[np.arange(ready, end + 1)]
-            if ready > start:
-                emit.append(np.arange(start, ready))
-                out_ends.append((out_ends[-1] if out_ends else -1) + ready - start)
-            start = end + 1
-        rows = np.concatenate(emit) if emit else np.zeros(0, dtype=np.int64)
-        return nstep_window(combined, list(seg_ends), self.n)[rows], out_ends
+        seg_starts = seg_ends - np.asarray(lengths) + 1
+        ended = _ended(src)[order]
+        # Complete windows: every row up to a segment's last episode end, and any row with n - 1
+        # known rows after it.
+        last_end = np.maximum.reduceat(np.where(ended, np.arange(len(order)), -1), seg_starts)
+        ready = np.maximum(np.maximum(last_end + 1, seg_starts), seg_ends + 2 - self.n)
+        emitted = ready - seg_starts
+        hold = [(key, order[r:e + 1]) for key, r, e in zip(keys, ready.tolist(), seg_ends.tolist()) if r <= e]
+        out_ends = (np.cumsum(emitted) - 1)[emitted > 0].tolist()
+        self._hold(src, hold)
+        rows = np.flatnonzero(np.arange(len(order)) < np.repeat(ready, lengths))
+        reward, count, last = _windows(ended, np.asarray(src['reward'], dtype=np.float32)[order], seg_ends, self.n)
+        at_row, at_last = order[rows], order[last[rows]]
+        out = {}
+        for k, col in src.items():
+            if k == 'reward':
+                out[k] = reward[rows]
+            elif k in ('next_obs', 'done', 'truncated'):
+                out[k] = (col if k == 'next_obs' else np.asarray(col))[at_last]
+            else:
+                out[k] = col[at_row]
+        out['nstep'] = count[rows]
+        return Batch.wrap(out), out_ends  # columns gathered above, all of len(rows)
+
+    def _hold(self, src: Batch, hold: List[Tuple[int, np.ndarray]]) -> None:
+        """The new held rows: those of envs absent from this call (still in `_spans`, rows of
+        `src` as the old held rows come first there), then `hold`'s."""
+        parts = [(key, np.arange(h0, h0 + hn)) for key, (h0, hn) in self._spans.items()] + hold
+        if not parts:
+            self._held, self._spans = None, {}
+            return
+        self._held = src[np.concatenate([rows for _, rows in parts])]
+        first = np.concatenate([[0], np.cumsum([len(rows) for _, rows in parts])])
+        self._spans = {key: (int(first[i]), len(rows)) for i, (key, rows) in enumerate(parts)}
 
 
-def _cut_at_gap(held: Batch, batch: Batch, first: int) -> None:
-    """Held rows continue into `batch[first]` only if its obs is their last next_obs. It is not
-    when an env restart dropped the episode right at the start of this call (the collector could
-    not mark a row of an earlier call): the episode was cut short there, so the held windows end
-    at their last row and bootstrap from its next_obs, as at a time limit."""
-    if 'next_obs' not in held or 'obs' not in batch or 'truncated' not in held:
+def _cut_at_gaps(src: Batch, rows: np.ndarray) -> None:
+    """`rows`: pairs (an env's last held row, its first new row) of `src`. Held rows continue
+    into the new row only if its obs is their last next_obs. It is not when an env restart
+    dropped the episode right at the start of this call (the collector could not mark a row of
+    an earlier call): the episode was cut short there, so the held windows end at their last
+    row and bootstrap from its next_obs, as at a time limit. `src` is a fresh concatenation
+    here, so its truncated column may be replaced."""
+    if 'next_obs' not in src or 'obs' not in src or 'truncated' not in src:
         return
-    if not np.array_equal(np.asarray(held['next_obs'][-1]), np.asarray(batch['obs'][first])):
-        truncated = np.array(held['truncated'], dtype=bool)
-        truncated[-1] = True
-        held['truncated'] = truncated
-
-
-def _complete_rows(ended: np.ndarray, n: int) -> int:
-    """How many leading rows of one env's time-ordered rows have a known window: all up to
-    the last episode end, and any row with n - 1 known rows after it."""
-    ends = np.flatnonzero(ended)
-    after_last_end = int(ends[-1]) + 1 if len(ends) else 0
-    return max(after_last_end, len(ended) - (n - 1))
+    held_last, new_first = rows[:, 0], rows[:, 1]
+    next_obs, obs = src['next_obs'], src['obs']
+    if isinstance(next_obs, np.ndarray) and isinstance(obs, np.ndarray) and next_obs.shape[1:] == obs.shape[1:]:
+        same = (next_obs[held_last] == obs[new_first]).reshape(len(rows), -1).all(axis=1)
+    else:  # dict observations, tensors: row by row
+        same = np.array([np.array_equal(np.asarray(next_obs[i]), np.asarray(obs[j]))
+                         for i, j in zip(held_last.tolist(), new_first.tolist())], dtype=bool)
+    if not same.all():
+        truncated = np.array(src['truncated'])
+        truncated[held_last[~same]] = True
+        src['truncated'] = truncated
 
 
 @_common.gated('learner', 'collector')

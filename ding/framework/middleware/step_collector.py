@@ -139,16 +139,19 @@ class WorkerActorLink:
     def __init__(self, policy: Any, env: Any) -> None:
         name = type(getattr(policy, 'policy', policy)).__name__
         env_type = getattr(type(env), 'config', {}).get('type', type(env).__name__)
-        keys = tuple(getattr(policy, 'transition_keys', ()))
-        if keys:
-            raise ValueError(f"{name} stores {list(keys)} in every transition, which env manager type "
-                             f"'{env_type}' cannot return (its workers act with their own actor); "
-                             f"use env_manager type 'subprocess' or 'alternating'")
         make_actor = getattr(policy, 'worker_actor', None)
         try:
             actor_fn = make_actor() if make_actor is not None else None
         except NotImplementedError:
             actor_fn = None
+        # what the policy stores in every transition must come back from the workers' actor
+        # (R2D2's actor returns `prev_state`, its recurrent state before each step)
+        returned = getattr(actor_fn, 'transition_columns', None) or {}
+        missing = [k for k in getattr(policy, 'transition_keys', ()) if k not in returned]
+        if missing:
+            raise ValueError(f"{name} stores {missing} in every transition, which env manager type "
+                             f"'{env_type}' cannot return (its workers act with their own actor); "
+                             f"use env_manager type 'subprocess' or 'alternating'")
         if actor_fn is None:
             raise ValueError(f"{name} cannot act inside env workers (no collect_mode.worker_actor()), which env "
                              f"manager type '{env_type}' needs; use env_manager type 'subprocess' or "

@@ -1,5 +1,6 @@
-"""`env.type='gym_hybrid'`: DI-engine's GymHybridEnv config (`env_id`, `act_scale`) over our
-`Moving-v0` stand-in (`moving_env.py`). Actions are DI-engine's `{'action_type', 'action_args'}`."""
+"""`env.type='gym_hybrid'`: DI-engine's GymHybridEnv config (`env_id`, `act_scale`, and
+`num_actuators` for HardMove-v0, default 4) over our stand-ins `Moving-v0`, `Sliding-v0` and
+`HardMove-v0` (envs/*.py). Actions are DI-engine's `{'action_type', 'action_args'}`."""
 from typing import Any, List
 
 import numpy as np
@@ -12,13 +13,18 @@ from dizoo.gym_hybrid.envs.moving_env import HybridActionScale
 
 @ENV_REGISTRY.register('gym_hybrid')
 class GymHybridEnv(DingEnvWrapper):
-    default_env_id = ['Moving-v0']
+    default_env_id = ['Sliding-v0', 'Moving-v0', 'HardMove-v0']
     config = dict(env_id='Moving-v0', act_scale=True)
 
     def __init__(self, cfg: Any = None, **kwargs: Any) -> None:
-        env_id = (cfg or {}).get('env_id', 'Moving-v0')
-        if env_id not in self.default_env_id:  # gym-hybrid's Sliding-v0 / HardMove-v0 are not written here
+        cfg = dict(cfg or {})
+        env_id = cfg.get('env_id', 'Moving-v0')
+        if env_id not in self.default_env_id:
             raise ValueError(f'gym_hybrid: env_id must be one of {self.default_env_id}, got {env_id!r}')
+        if cfg.get('num_actuators') is not None:
+            if env_id != 'HardMove-v0':
+                raise ValueError(f'gym_hybrid: num_actuators is a HardMove-v0 setting, not {env_id}\'s')
+            cfg['env_kwargs'] = dict(cfg.get('env_kwargs') or {}, num_actuators=cfg['num_actuators'])
         super().__init__(None, cfg, **kwargs)
 
     def _wrapper_specs(self) -> List[Any]:

@@ -56,22 +56,16 @@ class MovingEnv(gymnasium.Env):
         return self._obs(), {}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, dict]:
-        kind, args = _parse(action)
-        if kind == ACCELERATE:
-            self._speed = min(self._speed + self.max_acceleration * float(np.clip(args[0], 0, 1)), self.max_speed)
-        elif kind == TURN:
-            self._heading = (self._heading + self.max_turn * float(np.clip(args[1], -1, 1))) % (2 * np.pi)
-        elif kind == BREAK:
-            self._speed = max(self._speed - self.break_value, 0.0)
-        else:
-            raise ValueError(f'Moving-v0: action_type must be 0, 1 or 2, got {kind}')
+        kind, args = self._parse(action)
+        self._apply(kind, args)
         last = self._distance()
-        self._pos = self._pos + self._speed * self.delta_t * np.array([np.cos(self._heading), np.sin(self._heading)])
+        self._pos = self._pos + self._displacement()
         self._step += 1
         if self.walls and np.abs(self._pos).max() > self.field_size:
-            self._pos, self._speed = np.clip(self._pos, -self.field_size, self.field_size), 0.0
+            self._pos = np.clip(self._pos, -self.field_size, self.field_size)
+            self._halt()
         terminated = truncated = False
-        if self._distance() < self.target_radius and self._speed == 0:
+        if self._distance() < self.target_radius and self._speed_now() == 0:
             reward, terminated = last - self._distance() - self.penalty + 1.0, True
         elif np.abs(self._pos).max() > self.field_size:
             reward, terminated = -1.0, True
@@ -81,34 +75,57 @@ class MovingEnv(gymnasium.Env):
             reward = last - self._distance() - self.penalty
         return self._obs(), float(reward), terminated, truncated, {}
 
+    # the motion model: Sliding-v0 and HardMove-v0 (sliding_env.py, hard_move_env.py) replace these
+    def _parse(self, action: Any) -> Tuple[int, np.ndarray]:
+        return _parse(action)
+
+    def _apply(self, kind: int, args: np.ndarray) -> None:
+        if kind == ACCELERATE:
+            self._speed = min(self._speed + self.max_acceleration * float(np.clip(args[0], 0, 1)), self.max_speed)
+        elif kind == TURN:
+            self._heading = (self._heading + self.max_turn * float(np.clip(args[1], -1, 1))) % (2 * np.pi)
+        elif kind == BREAK:
+            self._speed = max(self._speed - self.break_value, 0.0)
+        else:
+            raise ValueError(f'{type(self).__name__}: action_type must be 0, 1 or 2, got {kind}')
+
+    def _displacement(self) -> np.ndarray:
+        return self._speed * self.delta_t * np.array([np.cos(self._heading), np.sin(self._heading)])
+
+    def _speed_now(self) -> float:
+        return self._speed
+
+    def _halt(self) -> None:
+        self._speed = 0.0
+
     def _distance(self) -> float:
         return float(np.linalg.norm(self._pos - self._target))
 
     def _obs(self) -> np.ndarray:
         dx, dy = self._target - self._pos
         bearing = np.arctan2(dy, dx) - self._heading  # where the target lies, seen from the agent's heading
-        return np.array([*self._pos, self._speed, np.cos(self._heading), np.sin(self._heading), *self._target,
+        return np.array([*self._pos, self._speed_now(), np.cos(self._heading), np.sin(self._heading), *self._target,
                          self._distance(), np.cos(bearing), np.sin(bearing)], dtype=np.float32)
 
 
-def _parse(action: Any) -> Tuple[int, np.ndarray]:
+def _parse(action: Any, n_args: int = 2, what: str = 'acceleration, rotation') -> Tuple[int, np.ndarray]:
     """(type, args) from a dict {'action_type', 'action_args'} or a pair (type, args)."""
     if isinstance(action, dict) or hasattr(action, 'keys'):
         kind, args = action['action_type'], action['action_args']
     else:
         kind, args = action
     args = np.asarray(args, dtype=np.float64).reshape(-1)
-    if args.shape != (2, ):
-        raise ValueError(f'Moving-v0: action_args must hold 2 values (acceleration, rotation), got {args.shape}')
+    if args.shape != (n_args, ):
+        raise ValueError(f'action_args must hold {n_args} values ({what}), got shape {args.shape}')
     return int(np.asarray(kind).reshape(())), args
 
 
 class HybridActionScale(gymnasium.ActionWrapper):
     """DI-engine's `act_scale` for hybrid actions: the policy's args in [-1, 1] are mapped affinely onto
-    the args Box (acceleration [0, 1], rotation [-1, 1]); the type passes through."""
+    the args Box (Moving-v0: acceleration [0, 1], rotation [-1, 1]); the type passes through."""
 
     def action(self, action: Any) -> Tuple[int, np.ndarray]:
-        kind, args = _parse(action)
         box = self.env.action_space[1]
+        kind, args = _parse(action, box.shape[0], f'{box.shape[0]} action args')
         scaled = box.low + (np.clip(args, -1, 1) + 1) * 0.5 * (box.high - box.low)
         return kind, scaled.astype(np.float32)

@@ -44,3 +44,19 @@ def test_max_step_truncates_and_bad_ids_fail():
     assert steps[-1].info['truncated'] and not steps[-1].info['terminated']
     with pytest.raises(ValueError, match='unknown MiniGrid env_id'):
         MiniGridEnv({'env_id': 'DoorKey-5x5'})
+
+
+@pytest.mark.slow
+def test_onppo_config_compiles_and_its_model_acts_on_the_flat_obs():
+    pytest.importorskip('minigrid')
+    from ding.policy import PPOPolicy
+    from dizoo.minigrid.envs import MiniGridEnv
+    mod = importlib.import_module('dizoo.minigrid.config.minigrid_doorkey5x5_onppo_config')
+    cfg = compile_config(EasyDict(mod.main_config), create_cfg=EasyDict(mod.create_config), auto=True,
+                         save_cfg=False)
+    assert cfg.policy.type == 'ppo' and cfg.env.env_id == 'MiniGrid-DoorKey-5x5-v0'
+    env = MiniGridEnv(cfg.env)
+    env.seed(0)
+    obs = env.reset()
+    out = PPOPolicy(cfg.policy).collect_mode.forward_batch(obs[None])
+    assert out['action'].shape == (1, ) and 0 <= int(out['action'][0]) < 7

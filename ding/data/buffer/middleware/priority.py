@@ -13,11 +13,14 @@ over `IS_weight_anneal_train_iter` samples.
 
 Priorities live in a sum tree indexed by buffer slot; `update(ids, meta={'priority': p})`
 rewrites them (the learner's new TD errors); deleted rows get priority 0 and are never drawn.
+`sample(size, groupby=key, unroll_len=T)` draws windows of T rows of one group by priority
+instead (R2D2's prioritized sequence replay, `sequence_priority.py`).
 """
 from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
+from ding.data.buffer.middleware.sequence_priority import sample_windows
 from ding.data.buffer.middleware.sum_tree import SumMinTree
 from ding.data.buffer.sampling import affordable
 
@@ -60,9 +63,12 @@ class PriorityExperienceReplay:
     def _sample(self, chain: Callable, size: Optional[int] = None, indices: Any = None, replace: bool = False,
                 sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
                 groupby: Optional[str] = None, unroll_len: Optional[int] = None) -> Any:
+        if groupby is not None and unroll_len not in (None, 1) and sample_range is None and indices is None:
+            return sample_windows(self, chain, size, groupby, unroll_len, ignore_insufficient)
         if groupby is not None or sample_range is not None or unroll_len not in (None, 1):
-            raise ValueError('PriorityExperienceReplay draws rows by priority; it does not support '
-                             'groupby, unroll_len or sample_range')
+            raise ValueError('PriorityExperienceReplay draws rows, or windows with groupby and unroll_len > 1 '
+                             '(ding/data/buffer/middleware/sequence_priority.py); it does not support groupby '
+                             'without unroll_len, or sample_range')
         if indices is None:
             if size is None:
                 raise ValueError('sample needs a size or indices')

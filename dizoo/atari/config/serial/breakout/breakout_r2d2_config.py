@@ -3,7 +3,7 @@
 
 DI-engine 0.5.3's dizoo/atari keys and values except `replay_buffer_size`,
 which counts transitions here: 1M, the same data as DI-engine's 10000 sequences of 100
-steps (about 7.3 GB in the frame buffer), and `priority` (see below).
+steps (about 7.3 GB in the frame buffer).
 The replay buffer is the frame-once uint8 pixel replay (`replay_buffer.type='frame'`,
 ding/data/buffer/frame_buffer.py): about one 84x84 frame (7 KB) per stored transition.
 
@@ -27,10 +27,9 @@ breakout_r2d2_config = dict(
     ),
     policy=dict(
         cuda=True,
-        # DI-engine sets priority=True (alpha 0.6, beta 0.4): prioritized *sequence* replay is
-        # not in ding yet (ding/policy/r2d2.py), so sequences are drawn uniformly
-        priority=False,
-        priority_IS_weight=False,
+        # prioritized sequence replay (ding/data/buffer/middleware/sequence_priority.py)
+        priority=True,
+        priority_IS_weight=True,
         model=dict(
             obs_shape=[4, 84, 84],
             action_shape=4,
@@ -61,7 +60,11 @@ breakout_r2d2_config = dict(
                 end=0.05,
                 decay=1e5,
             ),
-            replay_buffer=dict(replay_buffer_size=1000000, ),
+            replay_buffer=dict(
+                replay_buffer_size=1000000,
+                alpha=0.6,  # how much prioritization: 0 is uniform
+                beta=0.4,  # how much importance-weight correction (annealed to 1)
+            ),
         ),
     ),
 )

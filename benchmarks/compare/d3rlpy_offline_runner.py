@@ -1,0 +1,79 @@
+"""d3rlpy's TD3+BC on a Pendulum dataset given as arrays, under the protocol of
+`d3rlpy_offline.py` (which runs this file in d3rlpy's own venv, /work/peers/d3rlpy).
+
+Also the protocol's evaluation, shared with our side: numpy + gymnasium only.
+
+    /work/peers/d3rlpy/bin/python d3rlpy_offline_runner.py --npz DATA.npz --updates 6000 --out LOG.json
+"""
+import argparse
+import json
+import time
+from typing import Callable, List
+
+import gymnasium as gym
+import numpy as np
+
+EVAL_EPISODES = 10
+EVAL_SEED_BASE = 100_000  # episode i of every evaluation resets with this + i: the same 10 starts for all
+ACTION_SCALE = 2.0  # the dataset's actions are in [-1, 1]; Pendulum's torque range is [-2, 2]
+
+
+def evaluate(act: Callable[[np.ndarray], np.ndarray], episodes: int = EVAL_EPISODES) -> float:
+    """Mean return of `act` (observation -> action in [-1, 1]) over the protocol's episodes."""
+    env, returns = gym.make('Pendulum-v1'), []
+    for i in range(episodes):
+        obs, _ = env.reset(seed=EVAL_SEED_BASE + i)
+        total, done = 0.0, False
+        while not done:
+            action = np.clip(np.asarray(act(obs), dtype=np.float32).reshape(1), -1, 1) * ACTION_SCALE
+            obs, reward, terminated, truncated, _ = env.step(action)
+            total += float(reward)
+            done = terminated or truncated
+        returns.append(total)
+    env.close()
+    return float(np.mean(returns))
+
+
+def main() -> None:
+    import d3rlpy
+    import torch
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--npz', required=True)
+    p.add_argument('--updates', type=int, default=6000)
+    p.add_argument('--eval-every', type=int, default=500)
+    p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--out', required=True)
+    args = p.parse_args()
+    torch.set_num_threads(1)
+    d3rlpy.seed(args.seed)
+    data = np.load(args.npz)
+    dataset = d3rlpy.dataset.MDPDataset(observations=data['obs'], actions=data['action'], rewards=data['reward'],
+                                        terminals=data['done'], timeouts=data['truncated'])
+    # d3rlpy's reproduction settings for TD3+BC (reproductions/offline/td3_plus_bc.py)
+    algo = d3rlpy.algos.TD3PlusBCConfig(actor_learning_rate=3e-4, critic_learning_rate=3e-4, batch_size=256,
+                                        target_smoothing_sigma=0.2, target_smoothing_clip=0.5, alpha=2.5,
+                                        update_actor_interval=2,
+                                        observation_scaler=d3rlpy.preprocessing.StandardObservationScaler()
+                                        ).create(device='cpu:0')
+    rows: List[dict] = []
+    clock = {'start': None, 'eval_s': 0.0}
+
+    def on_epoch(algo_: object, epoch: int, total_step: int) -> None:
+        t0 = time.perf_counter()
+        ret = evaluate(lambda obs: algo.predict(np.asarray(obs, dtype=np.float32)[None])[0])
+        t1 = time.perf_counter()
+        rows.append({'updates': total_step, 'train_s': t0 - clock['start'] - clock['eval_s'], 'return': ret})
+        clock['eval_s'] += t1 - t0
+        print(json.dumps(rows[-1]), flush=True)
+
+    algo.build_with_dataset(dataset)
+    clock['start'] = time.perf_counter()
+    algo.fit(dataset, n_steps=args.updates, n_steps_per_epoch=args.eval_every, show_progress=False,
+             logger_adapter=d3rlpy.logging.NoopAdapterFactory(), epoch_callback=on_epoch)
+    with open(args.out, 'w') as f:
+        json.dump({'framework': 'd3rlpy', 'version': d3rlpy.__version__, 'torch': torch.__version__,
+                   'batch_size': 256, 'rows': rows}, f)
+
+
+if __name__ == '__main__':
+    main()

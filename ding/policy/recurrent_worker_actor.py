@@ -1,0 +1,63 @@
+"""A recurrent actor for env workers (env manager type 'worker_inference'): R2D2's eps-greedy
+DRQN, carrying each of its worker's envs' LSTM state across steps and rollouts.
+
+It extends the worker-actor protocol of `worker_actor.py` with two optional parts, which
+`inference_worker.py` and `worker_inference.py` honour:
+- the factory's `transition_columns` {name: (per-env shape, dtype)}: the actor returns
+  `(actions, {name: [k, *shape]})` and the manager stores those columns in every
+  transition (here `prev_state`, the state before the step, as `R2D2Policy` records it);
+- `actor.reset(rows)`: the worker's local env rows whose episode just ended; their state is
+  zeroed before they act again, as the collector does with `R2D2Policy._reset_collect`.
+"""
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+import torch
+
+from ding.policy.worker_actor import EpsGreedyActor
+
+
+class RecurrentEpsGreedyActor(EpsGreedyActor):
+    """`EpsGreedyActor` on a DRQN: the rows of `obs` are the worker's envs, in a fixed order."""
+
+    def __init__(self, model_fn: Callable[[], torch.nn.Module]) -> None:
+        super().__init__(model_fn)
+        self.state: Optional[torch.Tensor] = None  # [k, 2, H], made at the first call
+
+    def reset(self, rows: Sequence[int]) -> None:
+        if self.state is not None:
+            self.state[np.asarray(rows, dtype=np.int64)] = 0
+
+    def __call__(self, obs: np.ndarray, eps: Optional[float] = 0.0, warmup: bool = False,
+                 **_: Any) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
+        obs = torch.from_numpy(np.asarray(obs, dtype=np.float32))
+        if self.state is None:
+            self.state = self.model.zero_state(len(obs))
+        if len(obs) != len(self.state):
+            raise ValueError(f'RecurrentEpsGreedyActor keeps the state of {len(self.state)} envs but was called '
+                             f'with {len(obs)} observations')
+        prev = self.state
+        with torch.no_grad():
+            out = self.model({'obs': obs, 'prev_state': prev}, inference=True)
+        self.state = out['next_state']
+        logit = out[self.logit_key]
+        n_action = logit.shape[-1]
+        if warmup:  # uniform actions, but the state still follows the episode
+            action = self.rng.integers(0, n_action, len(logit)).astype(np.int64)
+        else:
+            action = logit.argmax(-1).numpy()
+            if eps is not None and eps > 0:
+                explore = self.rng.random(len(action)) < eps
+                action[explore] = self.rng.integers(0, n_action, int(explore.sum()))
+        return action, {'prev_state': prev.numpy().copy()}
+
+
+class RecurrentActorFactory:
+    """Picklable factory of `RecurrentEpsGreedyActor`s; declares the `prev_state` column."""
+
+    def __init__(self, model_fn: Callable[[], torch.nn.Module], state_shape: Tuple[int, ...]) -> None:
+        self.model_fn = model_fn
+        self.transition_columns = {'prev_state': (tuple(state_shape), 'float32')}
+
+    def __call__(self) -> RecurrentEpsGreedyActor:
+        return RecurrentEpsGreedyActor(self.model_fn)
