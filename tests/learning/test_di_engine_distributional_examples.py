@@ -1,6 +1,7 @@
-"""Acceptance: DI-engine 0.5.3's own `ding/example/c51_nstep.py`, `qrdqn_nstep.py` and
-`iqn_nstep.py`, with `import gym` changed to gymnasium and nothing else, run against this
-package and end at their stop value (the evaluator finishes the task at 195)."""
+"""Acceptance: DI-engine 0.5.3's own `ding/example/c51_nstep.py`, `qrdqn_nstep.py`,
+`iqn_nstep.py` and `pdqn.py`, with `import gym` changed to gymnasium and nothing else, run
+against this package and end at their stop value (the evaluator finishes the task at 195 on
+CartPole, at 1.8 on gym-hybrid's Moving-v0)."""
 import os
 import pathlib
 import subprocess
@@ -14,8 +15,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize('name', ['c51_nstep', 'qrdqn_nstep', 'iqn_nstep'])
-def test_di_engine_example_reaches_its_stop_value(tmp_path, name):
+@pytest.mark.parametrize('name,stop_value,exp_name', [
+    ('c51_nstep', 195.0, 'cartpole_c51_nstep'),
+    ('qrdqn_nstep', 195.0, 'cartpole_qrdqn_nstep'),
+    ('iqn_nstep', 195.0, 'cartpole_iqn_nstep'),
+    ('pdqn', 1.8, 'gym_hybrid_pdqn_seed0'),
+])
+def test_di_engine_example_reaches_its_stop_value(tmp_path, name, stop_value, exp_name):
     source = di_engine_file(f'ding/example/{name}.py')
     assert source.count('import gym\n') == 1 and source.startswith('import gym\n')
     script = tmp_path / f'{name}.py'
@@ -28,6 +34,5 @@ def test_di_engine_example_reaches_its_stop_value(tmp_path, name):
                           timeout=300)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
-    assert 'stop_value 195.0 reached' in out, out[-3000:]
-    exp = name.replace('_nstep', '')
-    assert (tmp_path / f'cartpole_{exp}_nstep' / 'ckpt').is_dir()
+    assert f'stop_value {stop_value} reached' in out, out[-3000:]
+    assert (tmp_path / exp_name / 'ckpt').is_dir()
