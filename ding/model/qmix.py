@@ -1,7 +1,8 @@
 """`QMix` and `VDN`: value-decomposition Q-networks for cooperative multi-agent Q-learning.
 
 Every agent has a Q-network over its own observation (one network shared by the agents, as in
-the QMIX paper; feed-forward here). The team's value is a mix of the agents' chosen Q values:
+the QMIX paper; feed-forward here, a GRU in ding/model/qmix_recurrent.py). The team's value is a
+mix of the agents' chosen Q values:
 - QMIX (Rashid et al. 2018): a monotonic mixing network whose weights come from hypernetworks of
   the global state (non-negative through `abs`), so `argmax` of the team value is each agent's
   own `argmax` while the team value can still depend non-linearly on the agents' values;
@@ -59,7 +60,8 @@ class Mixer(nn.Module):
 
 @MODEL_REGISTRY.register('qmix')
 class QMix(nn.Module):
-    """DI-engine's arguments; `lstm_type` must stay None (this agent network is feed-forward)."""
+    """DI-engine's arguments; `lstm_type` must stay None (this agent network is feed-forward; DI-engine's
+    default GRU is RecurrentQMix, ding/model/qmix_recurrent.py)."""
 
     def __init__(
             self,
@@ -76,8 +78,9 @@ class QMix(nn.Module):
     ) -> None:
         super().__init__()
         if lstm_type is not None:
-            raise ValueError(f'QMix here has a feed-forward agent network: lstm_type must be None, got {lstm_type!r} '
-                             f'(collect with unroll_len=1)')
+            raise ValueError(f'QMix has a feed-forward agent network: lstm_type must be None, got {lstm_type!r}; '
+                             f'the GRU agent network is RecurrentQMix (ding/model/qmix_recurrent.py), which '
+                             f'QMIXPolicy builds when collect.unroll_len > 1')
         if dueling:
             raise ValueError('QMix: dueling heads are not supported (dueling must be False)')
         self.agent_num, self.mixer = int(agent_num), mixer_name(mixer)

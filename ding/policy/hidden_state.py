@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.policy_modes import CollectMode, EvalMode, _split_by_env
+from ding.policy.policy_modes import CollectMode, EvalMode, _split_by_env, stack_env_obs
 
 
 class HiddenStateTable:
@@ -95,12 +95,7 @@ def _forward_with_env_ids(mode: Any, data: Any, **kwargs: Any) -> Any:
     """DI-engine's `{env_id: obs}` form with the ids passed on, so each env keeps its own state."""
     if isinstance(data, Mapping) and not isinstance(data, Batch):
         env_ids = list(data.keys())
-        first = data[env_ids[0]]
-        if isinstance(first, torch.Tensor):
-            obs = torch.stack([data[i] for i in env_ids])
-        else:
-            obs = np.stack([np.asarray(data[i]) for i in env_ids])
-        return _split_by_env(env_ids, mode.forward_batch(obs, env_id=env_ids, **kwargs))
+        return _split_by_env(env_ids, mode.forward_batch(stack_env_obs(data, env_ids), env_id=env_ids, **kwargs))
     return mode.forward_batch(data, **kwargs)
 
 

@@ -21,6 +21,16 @@ def _to_numpy(out: Mapping[str, Any]) -> Dict[str, Any]:
                 else v) for k, v in out.items()}  # a Batch: a hybrid action's columns
 
 
+def stack_env_obs(data: Mapping[Any, Any], env_ids: List[Any]) -> Any:
+    """DI-engine's `{env_id: obs}` as one batch in `env_ids` order (dict observations: a Batch)."""
+    first = data[env_ids[0]]
+    if isinstance(first, Mapping):
+        return Batch.from_rows([data[i] for i in env_ids])
+    if isinstance(first, torch.Tensor):
+        return torch.stack([data[i] for i in env_ids])
+    return np.stack([np.asarray(data[i]) for i in env_ids])
+
+
 def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[str, Any]]:
     return {env_id: {k: v[i] for k, v in out.items()} for i, env_id in enumerate(env_ids)}
 
@@ -106,14 +116,7 @@ class _ActingMode(_Mode):
         A stacked array or Batch goes straight to `forward_batch`."""
         if isinstance(data, Mapping) and not isinstance(data, Batch):
             env_ids = list(data.keys())
-            first = data[env_ids[0]]
-            if isinstance(first, Mapping):
-                obs = Batch.from_rows([data[i] for i in env_ids])
-            elif isinstance(first, torch.Tensor):
-                obs = torch.stack([data[i] for i in env_ids])
-            else:
-                obs = np.stack([np.asarray(data[i]) for i in env_ids])
-            return _split_by_env(env_ids, self.forward_batch(obs, **kwargs))
+            return _split_by_env(env_ids, self.forward_batch(stack_env_obs(data, env_ids), **kwargs))
         return self.forward_batch(data, **kwargs)
 
 

@@ -4,7 +4,8 @@ The DQN machinery is reused (ding/policy/dqn.py: optimiser, target network, chec
 epsilon-greedy collection through `eps_greedy_handler`); what differs is the loss
 (`mixing_td_loss` in ding/rl_utils/mixing.py, on the value the model mixes from the agents'
 values) and acting per agent under the action mask. Transitions are single steps (unroll_len
-1): the agent network is feed-forward.
+1): the agent network is feed-forward. `collect.unroll_len > 1` (DI-engine's configs) builds
+the recurrent variant instead (`variant_for`, ding/policy/qmix_recurrent.py).
 
 Config keys as DI-engine's: `learn.target_update_theta` (soft target update after every
 update), `learn.discount_factor`, `learn.double_q` (bootstrap actions chosen by the online
@@ -54,14 +55,33 @@ class QMIXPolicy(DQNPolicy):
     )
     model_class = 'qmix'
 
+    @classmethod
+    def variant_for(cls, cfg: Any) -> type:
+        """The class `cls(cfg)` builds (compile_config takes its defaults): DI-engine's QMIX is
+        recurrent, so `collect.unroll_len > 1` (or absent: DI-engine's default is 10) builds the GRU
+        variant learning from sequences (ding/policy/qmix_recurrent.py); `unroll_len=1` this
+        feed-forward one."""
+        from ding.policy.qmix_recurrent import RECURRENT_DEFAULT_UNROLL_LEN, RecurrentQMIXPolicy, RecurrentVDNPolicy
+        twin = {QMIXPolicy: RecurrentQMIXPolicy, VDNPolicy: RecurrentVDNPolicy}.get(cls)
+        collect = (cfg or {}).get('collect') or {}
+        if twin is not None and int(collect.get('unroll_len', RECURRENT_DEFAULT_UNROLL_LEN) or 1) > 1:
+            return twin
+        return cls
+
+    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> 'QMIXPolicy':
+        return super().__new__(cls.variant_for(cfg))
+
     def default_model(self) -> torch.nn.Module:
         from ding.model.qmix import QMix, VDN
         return build_model(QMix if self.model_class == 'qmix' else VDN, self._cfg.model)
 
-    def _init_learn(self) -> None:
+    def _check_unroll_len(self) -> None:
         if int(self._cfg.collect.unroll_len) != 1:
             raise ValueError(f'{type(self).__name__} learns from single steps (feed-forward agent network): '
                              f'collect.unroll_len must be 1, got {self._cfg.collect.unroll_len}')
+
+    def _init_learn(self) -> None:
+        self._check_unroll_len()
         theta = float(self._cfg.learn.target_update_theta)
         if not 0 < theta <= 1:
             raise ValueError(f'{type(self).__name__}: learn.target_update_theta must be in (0, 1], got {theta}')

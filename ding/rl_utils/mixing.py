@@ -6,7 +6,7 @@ import torch
 
 class MixingTDLoss(NamedTuple):
     loss: torch.Tensor  # scalar, with gradient
-    td_error_abs: torch.Tensor  # |TD error| per sample ([B], or [B, A] without mixing), no gradient
+    td_error_abs: torch.Tensor  # |TD error| per row (the shape of total_q), no gradient
     target: torch.Tensor  # the TD target, no gradient
 
 
@@ -18,8 +18,10 @@ def mixing_td_loss(total_q: torch.Tensor, next_total_q: torch.Tensor, reward: to
         loss   = mean( (Q_tot(s, a) - target)^2 )
 
     `total_q` is the mixed value of the actions taken, `next_total_q` the target network's mixed
-    value of the bootstrap actions: [B] for QMIX and VDN. Without a mixer they are per agent,
-    [B, A], and the team reward and done [B] are shared by the agents (independent Q-learning).
+    value of the bootstrap actions: [B] for QMIX and VDN, or [B, T] for the rows of replayed
+    sequences (the recurrent policy: every row has its own next observation, so every row has a
+    target). Without a mixer they are per agent, [B, A] or [B, T, A], and the team reward and done
+    ([B] or [B, T]) are shared by the agents (independent Q-learning).
     """
     if total_q.dim() == reward.dim() + 1:  # per-agent values: broadcast the team's reward and end
         reward, done = reward.unsqueeze(-1), done.unsqueeze(-1)

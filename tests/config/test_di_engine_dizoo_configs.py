@@ -27,7 +27,7 @@ CONFIGS = [
 ] + [
     f'mujoco/config/{env}_{algo}_config.py'
     for env in ('halfcheetah', 'hopper', 'walker2d', 'ant') for algo in ('sac', 'td3', 'ddpg', 'onppo')
-]
+] + [f'petting_zoo/config/ptz_simple_spread_{name}_config.py' for name in ('qmix', 'vdn')]  # recurrent QMIX
 
 
 def load(path: str):

@@ -62,3 +62,27 @@ class CueEnv(ParallelEnv):
 def cue_env(cfg=None, **kwargs):
     """The CueEnv as a ding multi-agent env (picklable factory for subprocess managers)."""
     return PettingZooParallelEnv(cfg or {}, lambda: CueEnv(**kwargs))
+
+
+class RecallEnv(CueEnv):
+    """CueEnv with memory: the cue is drawn once per episode and shown only at the first step, and
+    every step pays 1 per agent whose action equals it. After the first step a feed-forward agent
+    can only guess (1 / n_cue); a recurrent one can remember. The global state keeps the cue."""
+    metadata = {'name': 'recall_v0'}
+
+    def _obs(self):
+        out = super()._obs()
+        if self.t > 0:
+            for o in out.values():
+                o[:self.n_cue] = 0.0
+        return out
+
+    def step(self, actions):
+        cue = self.cue
+        result = super().step(actions)  # draws a new cue, which is hidden; the episode's stays
+        self.cue = cue
+        return result
+
+
+def recall_env(cfg=None, **kwargs):
+    return PettingZooParallelEnv(cfg or {}, lambda: RecallEnv(**kwargs))
