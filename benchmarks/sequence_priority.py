@@ -14,7 +14,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from ding.data import Batch, DequeBuffer, PriorityExperienceReplay  # noqa: E402
-from ding.data.buffer.sequence_sampling import sample_sequences, write_sequence_priorities  # noqa: E402
+from ding.data.buffer.middleware.sequence_priority import write_sequence_priorities  # noqa: E402
+from ding.data.buffer.sequence_sampling import sample_sequences  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402
 
 ENVS, PUSH_STEPS = 8, 100

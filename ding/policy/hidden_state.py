@@ -10,7 +10,7 @@ on to `forward_batch(obs, env_id=...)`; the stacked form without ids means "all 
 order". `collect_mode.state_dict()` carries the table, so a resumed run continues its
 in-flight episodes with the states the actor had.
 """
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
@@ -120,3 +120,39 @@ class RecurrentEvalMode(EvalMode):
 
     def forward(self, data: Any, **kwargs: Any) -> Any:
         return _forward_with_env_ids(self, data, **kwargs)
+
+
+class RecurrentActing:
+    """Mixin (before the policy class) for a policy whose acting keeps a hidden state per env
+    (R2D2, recurrent QMIX): a `HiddenStateTable` for each of its collect and eval modes, the
+    modes that pass env ids on, and the resets at episode ends. The model gives
+    `zero_state(n, device)` and returns `next_state`."""
+
+    def _mode_class(self, name: str, ours: type) -> type:
+        return {'collect': RecurrentCollectMode, 'eval': RecurrentEvalMode}.get(name, ours)
+
+    def _init_collect(self) -> None:
+        self._collect_states = HiddenStateTable(self._cfg.collect.env_num, self._zero_states,
+                                                f'{type(self).__name__} collect')
+
+    def _init_eval(self) -> None:
+        self._eval_states = HiddenStateTable(self._cfg.eval.env_num, self._zero_states, f'{type(self).__name__} eval')
+
+    def _zero_states(self, n: int) -> torch.Tensor:
+        return self._model.zero_state(n, self._device)
+
+    def _step_states(self, model: torch.nn.Module, states: HiddenStateTable, obs: Any, batch_size: int,
+                     env_id: Optional[Sequence[int]], **model_kwargs: Any) -> Tuple[Dict[str, Any], torch.Tensor]:
+        """One forward of `model` from the acting envs' states, which then hold its `next_state`;
+        returns (the model's output, the states before it)."""
+        rows = states.rows(env_id, batch_size)
+        prev = states.get(rows)
+        out = model({'obs': obs, 'prev_state': prev}, **model_kwargs)
+        states.set(rows, out['next_state'])
+        return out, prev
+
+    def _reset_collect(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        self._collect_states.reset(env_ids)
+
+    def _reset_eval(self, env_ids: Optional[Sequence[int]] = None) -> None:
+        self._eval_states.reset(env_ids)

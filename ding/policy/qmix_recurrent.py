@@ -26,7 +26,7 @@ import torch
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.dqn import TDLoss
-from ding.policy.hidden_state import HiddenStateTable, RecurrentCollectMode, RecurrentEvalMode
+from ding.policy.hidden_state import RecurrentActing
 from ding.policy.qmix import QMIXPolicy, masked_epsilon_greedy
 from ding.rl_utils.mixing import mixing_td_loss
 from ding.rl_utils.r2d2 import sequence_priority
@@ -39,7 +39,7 @@ def _obs_columns(obs: Any, fn) -> Dict[str, torch.Tensor]:
     return {k: fn(obs[k]) for k in OBS_KEYS if k in obs}
 
 
-class RecurrentQMIXPolicy(QMIXPolicy):
+class RecurrentQMIXPolicy(RecurrentActing, QMIXPolicy):
     config = dict(
         type='qmix',
         burnin_step=0,  # steps of each window that only warm up the GRU states (no loss)
@@ -51,9 +51,6 @@ class RecurrentQMIXPolicy(QMIXPolicy):
     def default_model(self) -> torch.nn.Module:
         from ding.model.qmix_recurrent import RecurrentQMix, RecurrentVDN
         return build_model(RecurrentQMix if self.model_class == 'qmix' else RecurrentVDN, self._cfg.model)
-
-    def _mode_class(self, name: str, ours: type) -> type:
-        return {'collect': RecurrentCollectMode, 'eval': RecurrentEvalMode}.get(name, ours)
 
     # --- learn ---------------------------------------------------------------------------
     def _check_unroll_len(self) -> None:
@@ -126,23 +123,10 @@ class RecurrentQMIXPolicy(QMIXPolicy):
             raise KeyError(f"{name}: the batch has no 'prev_state' column (columns: {data.keys()}); it is recorded "
                            f"by this policy's collect mode (a random warm-up policy does not record it)")
 
-    # --- collect / eval ------------------------------------------------------------------
-    def _init_collect(self) -> None:
-        self._collect_states = HiddenStateTable(self._cfg.collect.env_num, self._zero_states,
-                                                f'{type(self).__name__} collect')
-
-    def _init_eval(self) -> None:
-        self._eval_states = HiddenStateTable(self._cfg.eval.env_num, self._zero_states, f'{type(self).__name__} eval')
-
-    def _zero_states(self, n: int) -> torch.Tensor:
-        return self._model.zero_state(n, self._device)
-
-    def _act(self, model: torch.nn.Module, states: HiddenStateTable, obs: Any,
+    # --- collect / eval (the state tables: RecurrentActing) ---------------------------------
+    def _act(self, model: torch.nn.Module, states: Any, obs: Any,
              env_id: Optional[List[int]]) -> Dict[str, torch.Tensor]:
-        rows = states.rows(env_id, obs['agent_state'].shape[0])
-        prev = states.get(rows)
-        out = model({'obs': obs, 'prev_state': prev})
-        states.set(rows, out['next_state'])
+        out, prev = self._step_states(model, states, obs, obs['agent_state'].shape[0], env_id)
         return {'logit': out['logit'], 'prev_state': prev}
 
     def _forward_collect(self, obs: Any, eps: Optional[float] = -1, env_id: Optional[List[int]] = None,
@@ -153,12 +137,6 @@ class RecurrentQMIXPolicy(QMIXPolicy):
 
     def _forward_eval(self, obs: Any, env_id: Optional[List[int]] = None, **kwargs: Any) -> Dict[str, torch.Tensor]:
         return {'action': self._act(self._eval_model, self._eval_states, obs, env_id)['logit'].argmax(-1)}
-
-    def _reset_collect(self, env_ids: Optional[List[int]] = None) -> None:
-        self._collect_states.reset(env_ids)
-
-    def _reset_eval(self, env_ids: Optional[List[int]] = None) -> None:
-        self._eval_states.reset(env_ids)
 
 
 class RecurrentVDNPolicy(RecurrentQMIXPolicy):

@@ -33,7 +33,7 @@ import torch
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.dqn import DQNPolicy, TDLoss
-from ding.policy.hidden_state import HiddenStateTable, RecurrentCollectMode, RecurrentEvalMode
+from ding.policy.hidden_state import RecurrentActing
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.r2d2 import r2d2_sequence_td_error, sequence_priority, sequence_valid_mask
@@ -41,7 +41,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 
 @POLICY_REGISTRY.register('r2d2')
-class R2D2Policy(DQNPolicy):
+class R2D2Policy(RecurrentActing, DQNPolicy):
     """DI-engine's R2D2 config keys and defaults; see the module docstring for the data path."""
     config = dict(
         type='r2d2',
@@ -72,9 +72,6 @@ class R2D2Policy(DQNPolicy):
     def default_model(self) -> torch.nn.Module:
         from ding.model.drqn import DRQN
         return build_model(DRQN, self._cfg.model)
-
-    def _mode_class(self, name: str, ours: type) -> type:
-        return {'collect': RecurrentCollectMode, 'eval': RecurrentEvalMode}.get(name, ours)
 
     # --- learn ---------------------------------------------------------------------------
     def _init_learn(self) -> None:
@@ -153,22 +150,10 @@ class R2D2Policy(DQNPolicy):
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['valid_fraction']
 
-    # --- collect / eval ------------------------------------------------------------------
-    def _init_collect(self) -> None:
-        self._collect_states = HiddenStateTable(self._cfg.collect.env_num, self._zero_states, 'R2D2Policy collect')
-
-    def _init_eval(self) -> None:
-        self._eval_states = HiddenStateTable(self._cfg.eval.env_num, self._zero_states, 'R2D2Policy eval')
-
-    def _zero_states(self, n: int) -> torch.Tensor:
-        return self._model.zero_state(n, self._device)
-
-    def _act(self, model: torch.nn.Module, states: HiddenStateTable, obs: torch.Tensor,
+    # --- collect / eval (the state tables: RecurrentActing) ---------------------------------
+    def _act(self, model: torch.nn.Module, states: Any, obs: torch.Tensor,
              env_id: Optional[List[int]]) -> Dict[str, torch.Tensor]:
-        rows = states.rows(env_id, len(obs))
-        prev = states.get(rows)
-        out = model({'obs': obs, 'prev_state': prev}, inference=True)
-        states.set(rows, out['next_state'])
+        out, prev = self._step_states(model, states, obs, len(obs), env_id, inference=True)
         return {'logit': out['logit'], 'prev_state': prev}
 
     def _forward_collect(self, obs: torch.Tensor, eps: Optional[float] = -1, env_id: Optional[List[int]] = None,
@@ -181,12 +166,6 @@ class R2D2Policy(DQNPolicy):
                       **kwargs: Any) -> Dict[str, torch.Tensor]:
         out = self._act(self._eval_model, self._eval_states, obs, env_id)
         return {'action': out['logit'].argmax(dim=-1), 'logit': out['logit']}
-
-    def _reset_collect(self, env_ids: Optional[List[int]] = None) -> None:
-        self._collect_states.reset(env_ids)
-
-    def _reset_eval(self, env_ids: Optional[List[int]] = None) -> None:
-        self._eval_states.reset(env_ids)
 
     def _worker_actor_fn(self) -> Callable[[], Any]:
         """Eps-greedy on a CPU copy of the DRQN inside env workers, each worker keeping its envs'

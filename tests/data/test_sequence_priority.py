@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from ding.data import Batch, DequeBuffer, PriorityExperienceReplay
-from ding.data.buffer.sequence_sampling import sample_sequences, write_sequence_priorities
+from ding.data.buffer.middleware.sequence_priority import write_sequence_priorities
+from ding.data.buffer.sequence_sampling import sample_sequences
 
 
 def two_env_buffer(lengths=(10, 10), sliced=False, **per_kwargs):

@@ -9,15 +9,14 @@ when there is no such column. A window may run over an episode end; the learner 
 from the window's own done / truncated columns (ding/policy/r2d2.py resets its state there).
 Windows are drawn uniformly (a group, then a start); behind `PriorityExperienceReplay` they
 are drawn by priority (ding/data/buffer/middleware/sequence_priority.py), each window's
-importance weight becomes the column `priority_IS` [size], and `write_sequence_priorities`
-takes the learner's per-window priorities back.
+importance weight becomes the column `priority_IS` [size], and that module's
+`write_sequence_priorities` takes the learner's per-window priorities back.
 """
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from ding.data.batch import Batch
-from ding.data.buffer.middleware.sequence_priority import write_sequence_priorities  # noqa: F401 (re-exported)
 
 
 def sample_sequences(buffer: Any, size: int, unroll_len: int) -> Optional[Tuple[Batch, np.ndarray]]:

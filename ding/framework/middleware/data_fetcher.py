@@ -5,7 +5,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.data.buffer.middleware.sequence_priority import write_sequence_priorities
 from ding.data.buffer.sampling import InsufficientData
+from ding.data.buffer.sequence_sampling import sample_sequences
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 
@@ -55,7 +57,6 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
 
     def _fetch_one(ctx: Any):
         if unroll_len > 1:
-            from ding.data.buffer.sequence_sampling import sample_sequences
             got = sample_sequences(buffer_, batch_size, unroll_len)
         else:
             got = _sample(buffer_, batch_size)
@@ -67,7 +68,6 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         yield
         priority = _last_priority(ctx.train_output)
         if priority is not None and index.ndim == 2:  # one priority per sampled window of rows
-            from ding.data.buffer.sequence_sampling import write_sequence_priorities
             write_sequence_priorities(buffer_, index, priority)
         elif priority is not None:
             buffer_.update(index, meta={'priority': priority})
