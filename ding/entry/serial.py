@@ -46,10 +46,13 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
     if mode not in MODES:
         raise choice_error('mode', mode, list(MODES))
     main, create = read_config(config_path)
+    env = main.get('env', {}).get('env_id') or create.get('env', {}).get('type')  # dizoo's pendulum has no env_id
+    info = {'algo': create.get('policy', {}).get('type'), 'env': env, 'source': config_path, 'mode': mode}
     if mode == 'serial_offline':
         from ding.entry.serial_offline import serial_pipeline_offline
         policy = serial_pipeline_offline((main, create), seed=seed, exp_name=exp_name,
-                                         max_train_iter=args.max_train_iter or int(1e10), resume=args.resume)
+                                         max_train_iter=args.max_train_iter or int(1e10), resume=args.resume,
+                                         run_info=info)
         ctx = policy.final_ctx
         print(f'finished: train_iter={ctx.train_iter} epochs={ctx.train_epoch} last eval return='
               f'{ctx.last_eval_value:.2f}')
@@ -64,8 +67,6 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
     # As in DI-engine, the policy's `on_policy` flag picks the pipeline under either mode name.
     options = RunOptions(max_env_step=args.max_env_step, max_train_iter=args.max_train_iter,
                          checkpoint_freq=args.checkpoint_freq, stop_on_signals=True)
-    info = {'algo': create.get('policy', {}).get('type'), 'env': main.get('env', {}).get('env_id'),
-            'source': config_path, 'mode': mode}
     from ding.entry.train import summary
     print(summary(start_run(main, create, info, seed, options, exp_name)[1]))
 

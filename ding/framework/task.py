@@ -46,6 +46,7 @@ class Task:
         self._roles: Set[Role] = set()
         self._running = False
         self._finish = False
+        self.finish_reason: Optional[str] = None  # why the run ended, when a middleware said (`end`)
         self._unwinding = False  # the sync loop is running the step's backward parts
         self._finish_late = False  # a peer's finish came while they ran
         self._phase_lock = threading.Lock()
@@ -74,6 +75,7 @@ class Task:
         self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
         self.torch_threads = torch_threads
         self._finish, self._running = False, True
+        self.finish_reason = None
         self._unwinding = self._finish_late = False
         self._middleware, self._wrappers, self._roles = [], [], set()
         self._sync_stack = BackwardStack()
@@ -117,6 +119,13 @@ class Task:
         if value and not self._finish and self.router.is_active:
             self.router.emit('finish', True)
         self._finish = bool(value)
+
+    def end(self, reason: str) -> None:
+        """Set `finish` and say why. A distributed launcher reports the reason from its driver:
+        a node's own log lines may not reach the driver before the cluster stops."""
+        if self.finish_reason is None:
+            self.finish_reason = reason
+        self.finish = True
 
     def _remote_finish(self, *args: Any, **kwargs: Any) -> None:
         # A peer's finish lands on another thread at any moment. Arriving while the step's

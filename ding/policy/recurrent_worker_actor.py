@@ -7,7 +7,9 @@ It extends the worker-actor protocol of `worker_actor.py` with two optional part
   `(actions, {name: [k, *shape]})` and the manager stores those columns in every
   transition (here `prev_state`, the state before the step, as `R2D2Policy` records it);
 - `actor.reset(rows)`: the worker's local env rows whose episode just ended; their state is
-  zeroed before they act again, as the collector does with `R2D2Policy._reset_collect`.
+  zeroed before they act again, as the collector does with `R2D2Policy._reset_collect`;
+- `carried_state()` / `load_carried_state(s)`: the LSTM states go into the env manager's
+  snapshot (env_manager/snapshot.py), so a resumed run continues its episodes exactly.
 """
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
@@ -27,6 +29,13 @@ class RecurrentEpsGreedyActor(EpsGreedyActor):
     def reset(self, rows: Sequence[int]) -> None:
         if self.state is not None:
             self.state[np.asarray(rows, dtype=np.int64)] = 0
+
+    def carried_state(self) -> Optional[np.ndarray]:
+        """The envs' LSTM states, for an env manager snapshot (exact resume mid-episode)."""
+        return None if self.state is None else self.state.numpy().copy()
+
+    def load_carried_state(self, state: Optional[np.ndarray]) -> None:
+        self.state = None if state is None else torch.from_numpy(np.array(state))
 
     def __call__(self, obs: np.ndarray, eps: Optional[float] = 0.0, warmup: bool = False,
                  **_: Any) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:

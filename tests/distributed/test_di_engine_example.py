@@ -35,7 +35,7 @@ def test_di_engine_dqn_example_under_ditask_reaches_its_stop_value(tmp_path):
     finally:
         assert_no_ray_left(since)
     assert proc.returncode == 0, out[-3000:]
-    assert 'stop_value 195.0 reached' in out
+    assert 'node 1 ended the run: stop_value 195.0 reached' in out, out[-3000:]  # said by the driver
     assert (tmp_path / 'cartpole_dqn_seed0' / 'ckpt' / 'eval.pth.tar').exists()
 
 
@@ -96,7 +96,7 @@ def test_di_engine_example_survives_a_killed_collector(tmp_path):
     assert killed.is_set()
     assert any(line.startswith('killed') for line in killer_out), ''.join(killer_out)[-3000:]
     assert proc.returncode == 0, out[-3000:]
-    assert 'stop_value 195.0 reached' in out
+    assert 'node 1 ended the run: stop_value 195.0 reached' in out, out[-3000:]  # said by the driver
     # the kill lands mid-run, or while the run is ending
     assert any(m in out for m in ('node 2 (collector) died; restarting it', 'node 2 died and Ray is restarting it',
                                   'node 2 died while the run was ending')), out[-3000:]

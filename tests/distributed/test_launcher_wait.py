@@ -3,6 +3,7 @@
 import types
 
 from ding.framework.distributed import launcher
+from ding.framework.distributed.node import NodeReturn
 
 
 class FakeActor:
@@ -28,11 +29,12 @@ class FakeRay:
         return ready, [r for r in pending if r not in ready]
 
     def get(self, ref):
-        return f'result of {ref}'
+        return NodeReturn(f'result of {ref}', 'stop_value reached' if ref == 'learner' else None)
 
 
-def test_a_node_that_missed_the_finish_is_told_again_until_it_returns(monkeypatch):
+def test_a_node_that_missed_the_finish_is_told_again_until_it_returns(monkeypatch, caplog):
     monkeypatch.setattr(launcher, 'REFINISH_S', 0.0)
+    caplog.set_level('INFO', logger='ding.distributed')
     ray = FakeRay()
     ray.done.add('learner')  # the learner ended the run
     # the restarted collector ignores the first finish (sent before its main() began)
@@ -41,3 +43,5 @@ def test_a_node_that_missed_the_finish_is_told_again_until_it_returns(monkeypatc
     results = launcher._wait(ray, {'learner': 0, 'collector': 1}, actors, timeout_s=5)
     assert results == {0: 'result of learner', 1: 'result of collector'}
     assert collector.calls >= 3
+    # why the run ended is said on the driver, whatever reached it of the nodes' own logs
+    assert 'node 0 ended the run: stop_value reached' in caplog.text

@@ -50,7 +50,8 @@ def test_greedy_r2d2_rollouts_in_workers_equal_the_serial_collector():
         for g, w in zip(got, want):
             for key in ('obs', 'action', 'reward', 'next_obs', 'done', 'env_id'):
                 assert np.array_equal(np.asarray(g[key]), np.asarray(w[key])), key
-            assert np.allclose(g.prev_state, w.prev_state, atol=1e-6)
+            # batches of 3 envs here and of 1-2 in the workers round differently (seen up to ~1e-5 relative)
+            np.testing.assert_allclose(g.prev_state, w.prev_state, rtol=1e-4, atol=1e-5)
         rows = np.concatenate([g.prev_state for g in got]).reshape(-1, 2 * H)
         at_start = np.concatenate([np.asarray(g.obs)[:, 0] == 0 for g in got])
         assert at_start.sum() >= 2 * N_ENV and not np.abs(rows[at_start]).any()  # fresh state at each start
@@ -89,3 +90,37 @@ def test_an_actor_column_named_like_a_rollout_column_is_refused():
     factory.transition_columns = {'reward': ((1, ), 'float32')}
     with pytest.raises(ValueError, match='reward'):
         _actor_columns(factory)
+
+
+@pytest.mark.slow
+def test_a_snapshot_brings_back_the_workers_lstm_states_mid_episode():
+    """Resume mid-episode: the envs, the actors' generators and the LSTM states they carry come back,
+    so the rollouts after loading equal the ones the original run went on with."""
+    policy = small_policy()
+    weights = policy.collect_mode.worker_weights(None)[1]
+
+    def sampler():
+        env = create_env_manager(dict(type='worker_inference', worker_num=2), counting_fns())
+        env.seed(_collect_cfg().seed)
+        env.launch()
+        env.bind_actor(policy.collect_mode.worker_actor(), weights)
+        return env
+
+    original, fresh = sampler(), sampler()
+    try:
+        original.collect_rollout(3, {'eps': 0.3})  # 3 of 5 steps: every episode is half done
+        state = original.state_dict()
+        expected = [original.collect_rollout(STEPS, {'eps': 0.3})[0] for _ in range(2)]
+        fresh.load_state_dict(state)
+        got = [fresh.collect_rollout(STEPS, {'eps': 0.3})[0] for _ in range(2)]
+        mid = np.asarray(got[0].obs)[:, 0] != 0  # the rows after the load continue half-done episodes
+        assert (np.asarray(got[0].obs)[:, 0] == 3).sum() >= N_ENV
+        assert np.abs(got[0].prev_state[mid]).reshape(mid.sum(), -1).max(axis=1).min() > 0  # states carried over
+        for g, e in zip(got, expected):
+            for key in ('obs', 'action', 'reward', 'done', 'env_id'):
+                assert np.array_equal(np.asarray(g[key]), np.asarray(e[key])), key
+            assert np.array_equal(g.prev_state, e.prev_state)
+    finally:
+        original.close()
+        fresh.close()
+    assert multiprocessing.active_children() == []

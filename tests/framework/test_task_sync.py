@@ -75,6 +75,25 @@ def test_finish_ends_run_after_the_current_step(fresh_task):
     assert log == [(0, 'after'), (1, 'after')]
 
 
+def test_end_finishes_the_run_and_keeps_the_first_reason_until_the_next_start(fresh_task):
+    from ding.framework.middleware import termination_checker
+
+    def budget_then_more(ctx):
+        if ctx.total_step == 2:
+            task.end('a later reason')
+
+    with task.start(ctx=OnlineRLContext()):
+        task.use(termination_checker(max_train_iter=0)).use(budget_then_more)
+        task.run(10)
+        assert task.finish and task.ctx.total_step == 0
+        assert task.finish_reason == 'max_train_iter 0 reached'
+    with task.start():
+        assert task.finish_reason is None and not task.finish
+        task.use(budget_then_more)
+        task.run(10)
+        assert task.ctx.total_step == 2 and task.finish_reason == 'a later reason'
+
+
 def test_kept_counters_across_steps(fresh_task):
 
     def collector(ctx):

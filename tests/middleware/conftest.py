@@ -89,7 +89,12 @@ class MockLearnPolicy:
 
 @pytest.fixture
 def fake_task(monkeypatch):
-    task = SimpleNamespace(finish=False, router=SimpleNamespace(is_active=False))
+    task = SimpleNamespace(finish=False, finish_reason=None, router=SimpleNamespace(is_active=False))
+
+    def end(reason):
+        task.finish, task.finish_reason = True, reason
+
+    task.end = end
     monkeypatch.setattr(_common, 'current_task', lambda: task)
     return task
 

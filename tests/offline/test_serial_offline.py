@@ -1,6 +1,7 @@
 """`serial_pipeline_offline` / `ding -m serial_offline`: trains on the config's dataset, writes
 checkpoints, and a resumed run ends exactly where an uninterrupted one does."""
 import copy
+import json
 import os
 
 import pytest
@@ -60,6 +61,9 @@ def test_cli_serial_offline_mode(tmp_path, random_dataset, capsys):
     assert main(['-m', 'serial_offline', '-c', str(config), '--max-train-iter', '5']) == 0
     assert 'finished: train_iter=5' in capsys.readouterr().out
     assert os.path.isfile(tmp_path / 'run' / 'ckpt' / 'final.pth.tar')
+    recorded = json.loads((tmp_path / 'run' / 'run.json').read_text())
+    assert (recorded['algo'], recorded['env'], recorded['mode']) == ('cql', 'pendulum', 'serial_offline')
+    assert recorded['source'] == str(config) and recorded['offline']
     assert main(['-m', 'serial_offline', '-c', str(config), '--max-train-iter', '8', '--resume']) == 0
     assert 'finished: train_iter=8' in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ['run']  # the same run directory

@@ -84,6 +84,29 @@ def load_generator_states(obj: Any, states: Dict[str, Any]) -> None:
             value.set_state(state)
 
 
+CARRIED = '__carried__'  # an actor's state between calls (a recurrent actor's LSTM state per env)
+
+
+def actor_state(actor: Any) -> Dict[str, Any]:
+    """What a worker's actor needs to act on exactly as it would have: its generators, and what it
+    carries from call to call when it says so (`carried_state()` / `load_carried_state(s)`)."""
+    states = generator_states(actor)
+    if hasattr(actor, 'carried_state'):
+        states[CARRIED] = ('carried', actor.carried_state())
+    return states
+
+
+def load_actor_state(actor: Any, states: Dict[str, Any]) -> None:
+    states = dict(states)
+    carried = states.pop(CARRIED, None)
+    load_generator_states(actor, states)
+    if carried is not None:
+        if not hasattr(actor, 'load_carried_state'):
+            raise EnvSnapshotError(f'the snapshot holds the carried state of a {type(actor).__name__} that cannot '
+                                   f'load one (load_carried_state)')
+        actor.load_carried_state(carried[1])
+
+
 def _check_env_num(manager: Any, state: Dict[str, Any], kind: str = FORMAT) -> None:
     if state.get('format') != kind:
         raise EnvSnapshotError(f'{type(manager).__name__} cannot load a snapshot of kind {state.get("format")!r} '
@@ -182,18 +205,18 @@ def load_subprocess_state_dict(manager: Any, state: Dict[str, Any]) -> None:
 
 
 def worker_snapshot(worker: Any) -> tuple:
-    """In a worker: (one pickle per env, None, actor generator states) or (None, why, None).
+    """In a worker: (one pickle per env, None, its actor's state) or (None, why, None).
     A pickling failure is an answer, not an env fault, so the worker is not restarted."""
     try:
         pickles = [dumps_env(env, i) for env, i in zip(worker.envs, worker.ids)]
     except EnvSnapshotError as err:
         return None, str(err), None
     actor = getattr(worker, 'actor', None)
-    return pickles, None, generator_states(actor) if actor is not None else None
+    return pickles, None, actor_state(actor) if actor is not None else None
 
 
 def worker_load(worker: Any, payload: tuple) -> None:
-    """In a worker: replace its envs by the pickled ones (and its actor's generators)."""
+    """In a worker: replace its envs by the pickled ones (and its actor's state)."""
     pickles, actor_rng = payload
     envs = [loads_env(data, i) for data, i in zip(pickles, worker.ids)]
     for env in worker.envs:
@@ -205,7 +228,7 @@ def worker_load(worker: Any, payload: tuple) -> None:
     worker.steps = [env.gym_step for env in envs]
     actor = getattr(worker, 'actor', None)
     if actor is not None and actor_rng:
-        load_generator_states(actor, actor_rng)
+        load_actor_state(actor, actor_rng)
 
 
 # --- gymnasium vector manager: the whole SyncVectorEnv is pickled --------------------------------

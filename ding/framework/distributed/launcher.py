@@ -236,7 +236,10 @@ def _wait(ray: Any, refs: Dict[Any, int], actors: Dict[int, Any], timeout_s: Opt
         for ref in done:
             node_id = refs[ref]
             try:
-                results[node_id] = ray.get(ref)
+                returned = ray.get(ref)
+                results[node_id] = returned.value
+                if returned.finish_reason:  # said here: the node's own log may not reach the driver in time
+                    logger.info('node %s ended the run: %s', node_id, returned.finish_reason)
                 # the run is ending: a node restarted meanwhile may have missed the broadcast finish
                 _finish_all(ray, {k: a for k, a in actors.items() if k not in results})
             except Exception as e:  # the node's main() raised or its process died

@@ -10,7 +10,7 @@ import logging
 import os
 import sys
 import threading
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional
 
 logger = logging.getLogger('ding.distributed')
 CONCURRENCY_GROUPS = {'io': 1}
@@ -24,6 +24,13 @@ def resolve_main(main: Any) -> Any:
     if not module:
         raise ValueError(f'--main must be MODULE.FUNCTION, got {main!r}')
     return getattr(importlib.import_module(module), attr)
+
+
+class NodeReturn(NamedTuple):
+    """What `NodeActor.run` gives the launcher: main()'s value, and why this node ended the run
+    (`task.end`), which the launcher logs on the driver."""
+    value: Any
+    finish_reason: Optional[str]
 
 
 class NodeActor:
@@ -68,14 +75,15 @@ class NodeActor:
         from ding.framework import task
         task._remote_finish()
 
-    def run(self, main: Any, args: tuple = (), kwargs: Optional[dict] = None, registry: Any = None) -> Any:
+    def run(self, main: Any, args: tuple = (), kwargs: Optional[dict] = None, registry: Any = None) -> 'NodeReturn':
         from ding.framework import task
         if registry is not None:
             self._follow_registry(registry)
         fn = resolve_main(main)
         task.router = self.router
         try:
-            return fn(*args, **(kwargs or {}))
+            value = fn(*args, **(kwargs or {}))
+            return NodeReturn(value, task.finish_reason)
         finally:
             if task.running:
                 task.stop()

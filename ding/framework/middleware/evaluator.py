@@ -92,8 +92,9 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
         logger.info('evaluation: env_step=%d train_iter=%d return mean=%.2f std=%.2f (%d episodes)', env_step,
                     ctx.train_iter, mean, std, len(returns))
         if mean >= stop_value and ctx.train_iter > 0:
-            logger.info('stop_value %s reached: eval return %.2f at env_step=%d', stop_value, mean, env_step)
-            _common.current_task().finish = True
+            reason = f'stop_value {stop_value} reached: eval return {mean:.2f} at env_step={env_step}'
+            logger.info(reason)
+            _common.current_task().end(reason)
 
     return contract(
         _evaluate,
@@ -148,7 +149,7 @@ def metric_evaluator(cfg: Any, policy: Any, dataset: Any, metric: Any) -> Any:
         ctx.last_eval_value = value
         logger.info('metric evaluation: train_iter=%d value=%s', ctx.train_iter, value)
         if metric.gt(value, stop_value) and ctx.train_iter > 0:
-            _common.current_task().finish = True
+            _common.current_task().end(f'stop_value {stop_value} passed: metric {value} at train_iter={ctx.train_iter}')
 
     return contract(_evaluate, reads=('train_iter', 'last_eval_iter'),
                     writes=('eval_value', 'last_eval_iter', 'last_eval_value'))

@@ -10,9 +10,9 @@ def termination_checker(max_env_step: Optional[int] = None, max_train_iter: Opti
 
     def _check(ctx: Any) -> None:
         if max_env_step is not None and getattr(ctx, 'env_step', 0) >= max_env_step:
-            _common.current_task().finish = True
+            _common.current_task().end(f'max_env_step {max_env_step} reached')
         if max_train_iter is not None and ctx.train_iter >= max_train_iter:
-            _common.current_task().finish = True
+            _common.current_task().end(f'max_train_iter {max_train_iter} reached')
 
     # it reads only the counters it has a budget for: an offline pipeline has no env_step
     reads = tuple(name for name, limit in (('env_step', max_env_step), ('train_iter', max_train_iter))
