@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import copy
 import importlib
+import json
 import tempfile
 from functools import partial
 from typing import Any, Callable, List
@@ -26,10 +27,11 @@ OURS = {
 }
 
 
-def load_config(config_module: str, env_id: str, seed: int, exp_name: str) -> Any:
+def load_config(config_module: str, env_id: str, seed: int, exp_name: str, override: Any = None) -> Any:
     from ding.config import compile_config
+    from ding.utils.dicts import deep_merge
     module = importlib.import_module(config_module)
-    main_config = copy.deepcopy(module.main_config)
+    main_config = deep_merge(module.main_config, override or {})  # a sweep row (benchmarks/dqn_cartpole_sweep.py)
     main_config.env.env_id = env_id  # e.g. the PPO config keeps DI-engine's CartPole-v0 default
     main_config.exp_name = exp_name
     return compile_config(main_config, create_cfg=copy.deepcopy(module.create_config), auto=True, seed=seed,
@@ -98,6 +100,7 @@ def protocol_middleware(evaluator: ProtocolEvaluator, act: Callable, env_steps: 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument('--async-mode', action='store_true', help="task.start(async_mode=True)")
+    p.add_argument('--override', default=None, help='JSON merged into the dizoo main_config (a sweep row)')
 
 
 def main() -> None:
@@ -111,13 +114,14 @@ def main() -> None:
     from ding.utils import set_pkg_seed
 
     config_module, model_name, policy_name, kind = OURS[args.spec.algo]
-    cfg = load_config(config_module, args.spec.env_id, args.seed, tempfile.mkdtemp(prefix='ding_compare_'))
+    override = json.loads(args.override) if args.override else None
+    cfg = load_config(config_module, args.spec.env_id, args.seed, tempfile.mkdtemp(prefix='ding_compare_'), override)
     set_pkg_seed(cfg.seed, use_cuda=False)
     env = make_collector_env(cfg)
     model = getattr(ding.model, model_name)(**cfg.policy.model)
     policy = getattr(ding.policy, policy_name)(cfg.policy, model=model)
     info = dict(versions={'ding': getattr(ding, '__version__', 'dev'), 'torch': torch.__version__},
-                hyperparameters={'config': config_module, 'policy': dict(cfg.policy), 'env': dict(cfg.env)},
+                hyperparameters={'config': config_module, 'override': override, 'policy': dict(cfg.policy), 'env': dict(cfg.env)},
                 torch_threads=torch.get_num_threads(), async_mode=args.async_mode)
     act = greedy(policy, env_action_mapper(cfg, args.spec.env_id))
     evaluator = ProtocolEvaluator(args, 'ours', _jsonable(info), eval_context=lambda: _eval_reset(policy))

@@ -93,7 +93,7 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
                     ctx.train_iter, mean, std, len(returns))
         if mean >= stop_value and ctx.train_iter > 0:
             reason = f'stop_value {stop_value} reached: eval return {mean:.2f} at env_step={env_step}'
-            logger.info(reason)
+            logger.info('%s', reason)
             _common.current_task().end(reason)
 
     return contract(

@@ -1,0 +1,87 @@
+"""The sweep behind dizoo's DQN CartPole-v1 config: each row overrides the shipped config
+(dizoo/classic_control/cartpole/config/cartpole_dqn_v1_config.py) in a few keys and runs the
+comparison protocol's runner (benchmarks/compare/runners/ours_runner.py: 10 greedy episodes
+every 1,000 env steps, CartPole-v1, one torch thread) to 475. A row that reaches 475 with every
+seed in fewer env steps and less time than the shipped one is a better config to ship.
+
+    python benchmarks/dqn_cartpole_sweep.py [--seeds 0 1 2 3 4] [--rows shipped upc128 ...]
+Writes benchmarks/results/dqn_cartpole_sweep.json (rows this invocation ran replace those of the
+same name, so rows can be run in parts).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE / 'compare'))
+from aggregate import first_reach, read_log  # noqa: E402
+
+from ding.utils.fileio import atomic_write_json  # noqa: E402
+
+OUT = HERE / 'results' / 'dqn_cartpole_sweep.json'
+THRESHOLDS = (195.0, 475.0)
+
+# Shipped: n_sample 256, 64 updates of batch 64 per collect, lr 2e-3, eps 1 -> 0.05 over 5,000
+# env steps, nstep 10, gamma 0.995, 64-64 MLP, hard target copy every 50 updates.
+ROWS = {
+    'shipped': {},
+    'upc128': {'policy': {'learn': {'update_per_collect': 128}}},
+    'eps2500': {'policy': {'other': {'eps': {'decay': 2500}}}},
+    'upc128_eps2500': {'policy': {'learn': {'update_per_collect': 128}, 'other': {'eps': {'decay': 2500}}}},
+    'nsample128_upc64': {'policy': {'collect': {'n_sample': 128}, 'learn': {'update_per_collect': 64}}},
+    'hidden128': {'policy': {'model': {'encoder_hidden_size_list': [128, 128]}}},
+}
+
+
+def run_seed(row: str, seed: int, work: Path) -> dict:
+    out = work / f'{row}_seed{seed}.jsonl'
+    cmd = [sys.executable, str(HERE / 'compare' / 'runners' / 'ours_runner.py'), '--benchmark', 'dqn_cartpole_v1',
+           '--seed', str(seed), '--out', str(out), '--torch-threads', '1', '--override', json.dumps(ROWS[row])]
+    subprocess.run(cmd, check=True, cwd=HERE.parent, stdout=subprocess.DEVNULL, timeout=1200,
+                   env=dict(os.environ, PYTHONPATH=str(HERE.parent)))
+    evals = read_log(out)['evals']
+    return {str(t): first_reach(evals, t) for t in THRESHOLDS}
+
+
+def summarize(per_seed: dict) -> dict:
+    out = {}
+    for t in map(str, THRESHOLDS):
+        hits = [r[t] for r in per_seed.values() if r[t] is not None]
+        out[t] = {'reached': len(hits), 'seeds': len(per_seed),
+                  'median_env_steps': statistics.median(h['env_steps'] for h in hits) if hits else None,
+                  'median_wall_s': statistics.median(h['wall_s'] for h in hits) if hits else None,
+                  'max_env_steps': max(h['env_steps'] for h in hits) if hits else None}
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p.add_argument('--seeds', nargs='+', type=int, default=[0, 1, 2, 3, 4])
+    p.add_argument('--rows', nargs='+', default=list(ROWS), choices=list(ROWS))
+    args = p.parse_args()
+    results = json.loads(OUT.read_text()) if OUT.exists() else {'rows': {}}
+    with tempfile.TemporaryDirectory() as work:
+        for seed in args.seeds:  # interleaved by seed, so drifting machine load hits every row alike
+            for row in args.rows:
+                hit = run_seed(row, seed, Path(work))
+                results['rows'].setdefault(row, {'override': ROWS[row], 'per_seed': {}})['per_seed'][str(seed)] = hit
+                print(row, seed, json.dumps(hit), flush=True)
+    for row in args.rows:
+        results['rows'][row]['override'] = ROWS[row]
+        results['rows'][row]['summary'] = summarize(results['rows'][row]['per_seed'])
+    results['generated_at'] = datetime.now(timezone.utc).isoformat(timespec='seconds')
+    results['protocol'] = 'benchmarks/compare/runners/ours_runner.py, CartPole-v1, one torch thread'
+    atomic_write_json(str(OUT), results)
+    for row in args.rows:
+        print(row, json.dumps(results['rows'][row]['summary']))
+
+
+if __name__ == '__main__':
+    main()
