@@ -16,6 +16,9 @@ TORCH_PIN = 'torch==2.13.0'
 PEER_PACKAGES: Dict[str, List[str]] = {
     'sb3': ['stable-baselines3==2.*', 'gymnasium>=1.0'],
     'tianshou': ['tianshou==2.0.1', 'gymnasium>=1.0'],
+    # benchmarks/pong_collection.py: SB3's Atari wrappers need ale-py and OpenCV; EnvPool is the ceiling
+    'sb3_atari': ['stable-baselines3==2.*', 'gymnasium>=1.0', 'ale-py', 'opencv-python-headless'],
+    'envpool': ['envpool==1.2.5'],
 }
 
 DEFAULT_VENV_ROOT = Path(__file__).resolve().parent / '.venvs'

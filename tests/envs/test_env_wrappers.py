@@ -111,6 +111,16 @@ def test_action_scale_maps_unit_box_to_bounds():
     np.testing.assert_allclose(np.concatenate(inner.actions), [-2.0, 4.0, 1.0, 4.0])
 
 
+def test_warp_frame_grayscale_is_the_601_luma_of_each_pixel():
+    # WarpFrameWrapper converts in PIL (integer luma); the formula in floats agrees within rounding
+    rgb = np.random.default_rng(0).integers(0, 256, (84, 84, 3), dtype=np.uint8)
+    env = WarpFrameWrapper(AleLikeEnv(), size=84)
+    luma = rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
+    got = env.observation(rgb)
+    assert got.dtype == np.uint8 and got.shape == (84, 84)
+    assert np.abs(got.astype(float) - np.rint(luma)).max() <= 1
+
+
 def test_frame_wrappers_on_an_ale_like_env():
     env = WarpFrameWrapper(AleLikeEnv(), size=8)
     assert env.observation_space.shape == (8, 8)

@@ -224,8 +224,7 @@ def worker_load(worker: Any, payload: tuple) -> None:
             env.close()
         except Exception:  # noqa: BLE001 - the old envs are discarded either way
             pass
-    worker.envs = envs
-    worker.steps = [env.gym_step for env in envs]
+    worker.set_envs(envs)
     actor = getattr(worker, 'actor', None)
     if actor is not None and actor_rng:
         load_actor_state(actor, actor_rng)

@@ -42,22 +42,45 @@ class EnvWorker:
     """Steps `envs` (global ids `env_ids`) against the shared arrays of the manager."""
 
     def __init__(self, envs: Sequence[Any], env_ids: Sequence[int]) -> None:
-        self.envs = list(envs)
         self.ids = list(env_ids)
         self.lo, self.hi = self.ids[0], self.ids[-1] + 1
-        self.steps = [env.gym_step for env in self.envs]
         self.shm = None
+        self.set_envs(envs)
+
+    def set_envs(self, envs: Sequence[Any]) -> None:
+        """Step these envs from now on (at start, and when a snapshot replaces them)."""
+        self.envs = list(envs)
+        self.steps = [env.gym_step for env in self.envs]
+        self.stackers = [None] * len(self.envs)
+        if self.shm is not None:
+            self.bind_frame_stacks()
+
+    def bind_frame_stacks(self) -> None:
+        """Envs whose frame stack is the last layer build their observations in the shared rows."""
+        self.stackers = [shared_frame_stack(env, self.next_obs) for env in self.envs]
+        if any(s is not None for s in self.stackers):  # row views made once: the hot path hands out the same objects
+            self.next_rows = {i: self.next_obs[i] for i in self.ids}
+            self.ready_rows = {i: self.ready[i] for i in self.ids}
+
+    def release_frame_stacks(self) -> None:
+        """Frame stacks move out of the shared rows (before the memory goes)."""
+        for stacker in self.stackers:
+            if stacker is not None:
+                stacker.stack_into(None)
+        self.next_rows = self.ready_rows = {}
 
     # --- control commands ---------------------------------------------------------------
     def attach(self, payload: tuple) -> None:
         handle, self.obs_shape, self.action_kind, self.eager_reset = payload
         if self.shm is not None:
+            self.release_frame_stacks()
             self.shm.close()
         self.shm = SharedArrays(*handle)
         a = self.shm.arrays
         self.next_obs, self.ready, self.reward = obs_arrays(a, 'next_obs'), obs_arrays(a, 'ready_obs'), a['reward']
         self.terminated, self.truncated = a['terminated'], a['truncated']
         self.reset_flag, self.active, self.action = a['reset_flag'], a['active'], a['action']
+        self.bind_frame_stacks()
 
     def seed(self, payload: List[tuple]) -> None:
         for j, seed, dynamic in payload:
@@ -67,6 +90,8 @@ class EnvWorker:
         """Reset local envs `j` (with DI-engine reset kwargs when given) into `ready_obs`."""
         for j, param in payload:
             env = self.envs[j]
+            if self.stackers[j] is not None:
+                self.stackers[j].stack_into(self.ready_rows[self.ids[j]])
             try:
                 obs = env.reset(**param) if param else env.gym_reset()[0]
             except Exception as err:  # name the env that raised
@@ -103,10 +128,14 @@ class EnvWorker:
                 i = lo + j
                 if not active[i]:
                     continue
+                stacker = self.stackers[j]
+                if stacker is not None:
+                    stacker.stack_into(self.next_rows[i])
                 obs, reward, terminated, truncated, info = step(actions[j])
-                if np.shape(obs) != self.obs_shape:
-                    checked_obs(i, obs, self.obs_shape)  # raises naming the env
-                self.next_obs[i] = obs
+                if stacker is None or obs is not self.next_rows[i]:
+                    if np.shape(obs) != self.obs_shape:
+                        checked_obs(i, obs, self.obs_shape)  # raises naming the env
+                    self.next_obs[i] = obs
                 self.reward[i] = reward
                 self.terminated[i] = terminated
                 self.truncated[i] = truncated
@@ -114,6 +143,8 @@ class EnvWorker:
                     infos = infos or {}
                     infos[i] = info
                 if self.eager_reset and (terminated or truncated):
+                    if stacker is not None:
+                        stacker.stack_into(self.ready_rows[i])
                     self.ready[i] = checked_obs(i, self.envs[j].gym_reset()[0], self.obs_shape)
                     self.reset_flag[i] = 1
         except ObservationError:
@@ -130,7 +161,19 @@ class EnvWorker:
             except Exception:  # noqa: BLE001 - closing must go on for the other envs
                 pass
         if self.shm is not None:
+            self.release_frame_stacks()
             self.shm.close()
+
+
+def shared_frame_stack(env: Any, next_obs: Any) -> Any:
+    """The env's `FrameStackWrapper` when it is the layer the worker steps (so what it returns
+    is what the worker would copy into shared memory) and observations are one shared array:
+    it then stacks straight into the shared rows. None otherwise."""
+    from ding.envs.env_wrappers.frame_wrappers import FrameStackWrapper
+    inner = getattr(env, '_env', None)
+    if not isinstance(inner, FrameStackWrapper) or not isinstance(next_obs, np.ndarray):
+        return None
+    return inner if getattr(env, 'gym_step', None) == inner.step else None
 
 
 def worker_main(conn: Any, env_fn_bytes: bytes, env_ids: Sequence[int], worker_cls: type = EnvWorker) -> None:

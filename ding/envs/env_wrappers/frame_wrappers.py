@@ -5,7 +5,6 @@ transposing, reward clipping, RAM observations as images.
 The ALE-specific ones (`NoopResetWrapper`, `FireResetWrapper`, `EpisodicLifeWrapper`) check
 what they rely on when built, so a wrong env fails there with the reason, not mid-run.
 """
-from collections import deque
 from typing import Any, Tuple
 
 import gymnasium
@@ -93,9 +92,12 @@ class WarpFrameWrapper(gymnasium.ObservationWrapper):
         frame = np.asarray(frame)
         if frame.ndim == 3 and frame.shape[0] < 10:  # channel first: resize each channel
             return np.stack([self._resize(c) for c in frame])
-        if frame.ndim == 3:  # RGB (H, W, 3) to luminance, as OpenCV's RGB2GRAY
-            gray = frame[..., 0] * 0.299 + frame[..., 1] * 0.587 + frame[..., 2] * 0.114
-            frame = np.rint(gray).astype(frame.dtype) if frame.dtype == np.uint8 else gray.astype(frame.dtype)
+        if frame.ndim == 3 and frame.dtype == np.uint8:  # RGB (H, W, 3) to luminance and resized, in PIL
+            from PIL import Image
+            image = Image.fromarray(frame).convert('L')  # ITU-R 601 luma, as OpenCV's RGB2GRAY; 3x numpy's speed
+            return np.asarray(image.resize((self.size, self.size), Image.BOX))
+        if frame.ndim == 3:
+            frame = (frame[..., 0] * 0.299 + frame[..., 1] * 0.587 + frame[..., 2] * 0.114).astype(frame.dtype)
         return self._resize(frame)
 
     def _resize(self, plane: np.ndarray) -> np.ndarray:
@@ -204,28 +206,65 @@ class RamWrapper(gymnasium.Wrapper):
 @ENV_WRAPPER_REGISTRY.register('frame_stack')
 class FrameStackWrapper(gymnasium.Wrapper):
     """Observation = the latest `n_frames` frames stacked on a new first axis; a reset fills
-    the stack with the first frame."""
+    the stack with the first frame.
+
+    The stack is one array, shifted in place as frames arrive. A subprocess worker points it
+    at its shared-memory row with `stack_into(row)`: the observation is then built where the
+    manager reads it and returned as that row itself, with no copy on the way. Otherwise each
+    observation returned is a fresh array, since callers may keep it."""
 
     def __init__(self, env: gymnasium.Env, n_frames: int = 4) -> None:
         super().__init__(env)
         self.n_frames = int(n_frames)
-        self.frames = deque([], maxlen=self.n_frames)
         space = env.observation_space
         self.observation_space = _box_like(space, (self.n_frames, ) + tuple(space.shape))
+        self._stack = None  # the latest stacked observation, newest frame last
+        self._out = None  # where the next one is built (a worker's shared row), or None
+
+    @property
+    def frames(self) -> list:
+        """The stacked frames, oldest first (DI-engine keeps them in a deque of this name)."""
+        return [] if self._stack is None else list(self._stack)
+
+    def stack_into(self, out: Any) -> None:
+        """Build the next observation in `out` (an array of the stacked shape) and return
+        `out` itself from reset/step; None goes back to fresh arrays, and copies the stack out
+        of the memory it was pointed at (which its owner may now release)."""
+        self._out = out
+        if out is None and self._stack is not None and self._stack.base is not None:
+            self._stack = np.array(self._stack)
 
     def reset(self, **kwargs: Any) -> Tuple[Any, dict]:
         obs, info = self.env.reset(**kwargs)
-        for _ in range(self.n_frames):
-            self.frames.append(obs)
-        return self._get_ob(), info
+        stack = self._target(obs)
+        stack[...] = obs  # every slot holds the first frame
+        return self._emit(stack), info
 
     def step(self, action: Any) -> tuple:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        self.frames.append(obs)
-        return self._get_ob(), reward, terminated, truncated, info
+        stack = self._target(obs)
+        stack[:-1] = self._stack[1:]  # in place when the stack stays in one array: numpy copies overlaps safely
+        stack[-1] = obs
+        return self._emit(stack), reward, terminated, truncated, info
 
-    def _get_ob(self) -> np.ndarray:
-        return np.stack(self.frames, axis=0)
+    def _target(self, frame: Any) -> np.ndarray:
+        if self._out is not None:
+            return self._out
+        if self._stack is None or self._stack.base is not None or self._stack.shape[1:] != np.shape(frame):
+            return np.empty((self.n_frames, ) + np.shape(frame), dtype=np.asarray(frame).dtype)
+        return self._stack
+
+    def _emit(self, stack: np.ndarray) -> np.ndarray:
+        self._stack = stack
+        return stack if stack is self._out else stack.copy()
+
+    def __getstate__(self) -> dict:
+        """Pickled (an env snapshot) with a private copy of the stack, not the shared row."""
+        state = dict(self.__dict__)
+        state['_out'] = None
+        if self._stack is not None:
+            state['_stack'] = np.array(self._stack)
+        return state
 
 
 @ENV_WRAPPER_REGISTRY.register('obs_transpose')

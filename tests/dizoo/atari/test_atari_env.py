@@ -80,3 +80,21 @@ def test_episodic_life_on_real_breakout():
         if evaluate.env.unwrapped.ale.lives() < lives:
             break
     assert evaluate.env.unwrapped.ale.lives() == lives - 1 and not ts.done  # the evaluator plays the whole game
+
+
+def test_warped_pong_frames_equal_the_float_luma_then_box_resize():
+    """The PIL grayscale of WarpFrameWrapper gives, on Pong's palette, exactly the float luma
+    rounded (what it computed before, and the pixels DI-engine's configs were tuned on)."""
+    from PIL import Image
+
+    from ding.envs.env_wrappers import WarpFrameWrapper
+    from dizoo.atari.envs.atari_wrappers import make_ale
+    env = make_ale('PongNoFrameskip-v4')
+    warp = WarpFrameWrapper(env)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        rgb = env.step(int(rng.integers(0, 6)))[0]
+        gray = np.rint(rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114).astype(np.uint8)
+        expected = np.asarray(Image.fromarray(gray).resize((84, 84), Image.BOX))
+        np.testing.assert_array_equal(warp.observation(rgb), expected)
