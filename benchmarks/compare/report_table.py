@@ -5,6 +5,7 @@ from typing import Any, Dict, List, Optional
 from aggregate import speed_ratio
 
 FRAMEWORK_TITLES = {'ours': 'ding (ours)', 'sb3': 'Stable-Baselines3', 'tianshou': 'Tianshou'}
+ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
 
 
 def format_steps(steps: float) -> str:
@@ -17,11 +18,16 @@ def format_steps(steps: float) -> str:
     return f'{steps / 1000:.1f}k'
 
 
-def format_cell(summary: Optional[Dict[str, Any]], budget: int) -> str:
+def format_cell(summary: Optional[Dict[str, Any]], budget: int, runs: Optional[Dict[str, Any]] = None,
+                cap: Optional[float] = None) -> str:
     if summary is None:
         return 'not run'
     count = f"({summary['reached']}/{summary['seeds']})"
     if summary['median_wall_s'] is None:
+        ends = list((runs or {}).values())
+        if ends and cap and all(r['end_reason'] == 'wall_cap' for r in ends):  # stopped by time, not by budget
+            steps = format_steps(max(r['env_steps'] for r in ends))
+            return f'not reached in the {cap:g} s cap (at {steps} env steps) {count}'
         return f'not reached in {format_steps(budget)} {count}'
     return f"{summary['median_wall_s']:.1f} s / {format_steps(summary['median_env_steps'])} {count}"
 
@@ -34,12 +40,19 @@ def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> L
     rows = []
     per_fw = bench['frameworks']
     for i, threshold in enumerate(bench['thresholds']):
-        cells = [format_cell(per_fw[f]['thresholds'][i] if f in per_fw else None, bench['env_step_budget'])
-                 for f in frameworks]
-        label = f"{bench['algo'].upper()} {bench['env_id']}"
+        cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget'], per_fw[f].get('runs'),
+                             bench.get('wall_cap_s')) if f in per_fw else 'not run' for f in frameworks]
+        label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
         rows.append(f"| {label} | {threshold:g} | " + ' | '.join(cells) +
                     f' | {format_ratio(speed_ratio(per_fw, i))} |')
     return rows
+
+
+def eval_every_text(results: Dict[str, Any]) -> str:
+    every = {name: b.get('eval_every_env_steps', 1000) for name, b in results['benchmarks'].items()}
+    if len(set(every.values())) == 1:
+        return f'{next(iter(every.values())):,}'
+    return '; '.join(f'{name}: {n:,}' for name, n in every.items())
 
 
 def render_markdown(results: Dict[str, Any]) -> str:
@@ -49,8 +62,9 @@ def render_markdown(results: Dict[str, Any]) -> str:
         '',
         f"Generated {results['generated_at']}{' (QUICK smoke run: not a measurement)' if results['quick'] else ''}. "
         f"Seeds {', '.join(map(str, results['seeds']))}; median over seeds of the wall seconds / env steps at the "
-        'first evaluation reaching the threshold (every 1,000 env steps, 10 greedy episodes on a separate env; '
-        'wall time from just before training starts, evaluations included). (n/m): seeds that reached it.',
+        f'first evaluation reaching the threshold (every {eval_every_text(results)} env steps, 10 greedy episodes '
+        'on a separate env; wall time from just before training starts, evaluations included). (n/m): seeds that '
+        'reached it.',
         '',
         '| benchmark | threshold | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in frameworks) +
         ' | ours / fastest peer |',

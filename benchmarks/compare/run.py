@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE / 'runners')]
 
 from aggregate import read_log, summarize_benchmark  # noqa: E402
-from benchmark_specs import (BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS, QUICK_ENV_STEP_BUDGET,  # noqa: E402
+from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS, QUICK_ENV_STEP_BUDGET,  # noqa: E402
                              QUICK_WALL_CAP_S, BenchmarkSpec)
 from report_table import render_markdown  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
@@ -76,7 +76,7 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
         spec = BENCHMARKS[bench]
         budget, cap = budget_and_cap(spec, args.quick)
         for seed in args.seeds:
-            for framework in args.frameworks:  # interleaved, so drifting machine load hits all alike
+            for framework in frameworks_of(spec, args.frameworks):  # interleaved: drifting load hits all alike
                 stem = log_stem(logs_dir, bench, framework, seed)
                 stem.parent.mkdir(parents=True, exist_ok=True)
                 extra = ['--async-mode'] if framework == 'ours' and args.ours_async else []
@@ -90,6 +90,11 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
                 best = max((e['mean_return'] for e in run['evals']), default=None)
                 print(f"[compare]   rc={status['returncode']} {status['elapsed_s']} s, "
                       f"{len(run['evals'])} evals, best {best}, end {(run['end'] or {}).get('reason')}", flush=True)
+
+
+def frameworks_of(spec: BenchmarkSpec, asked: Sequence[str]) -> List[str]:
+    """The asked frameworks that have a runner for this benchmark's algorithm."""
+    return [f for f in asked if f in spec.frameworks]
 
 
 def budget_and_cap(spec: BenchmarkSpec, quick: bool) -> tuple:
@@ -117,9 +122,9 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
     for bench in args.benchmarks:
         spec = BENCHMARKS[bench]
         budget, cap = budget_and_cap(spec, args.quick)
-        runs = load_runs(logs_dir, bench, args.frameworks, args.seeds)
+        runs = load_runs(logs_dir, bench, frameworks_of(spec, args.frameworks), args.seeds)
         benchmarks[bench] = dict(algo=spec.algo, env_id=spec.env_id, thresholds=list(spec.thresholds),
-                                 env_step_budget=budget, wall_cap_s=cap,
+                                 env_step_budget=budget, wall_cap_s=cap, eval_every_env_steps=spec.eval_every,
                                  frameworks=summarize_benchmark(spec.thresholds, runs))
     return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
                 quick=args.quick, seeds=list(args.seeds), frameworks=list(args.frameworks),
@@ -129,9 +134,9 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
                 benchmarks=benchmarks)
 
 
-def write_results(results: Dict[str, Any], results_dir: Path, quick: bool) -> List[Path]:
+def write_results(results: Dict[str, Any], results_dir: Path, quick: bool, name: str = None) -> List[Path]:
     results_dir.mkdir(parents=True, exist_ok=True)
-    name = 'compare_quick' if quick else 'compare'
+    name = name or ('compare_quick' if quick else 'compare')
     json_path, md_path = results_dir / f'{name}.json', results_dir / f'{name}.md'
     json_path.write_text(json.dumps(results, indent=1) + '\n')
     md_path.write_text(render_markdown(results))
@@ -140,7 +145,7 @@ def write_results(results: Dict[str, Any], results_dir: Path, quick: bool) -> Li
 
 def parse_args(argv: Sequence[str] = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--benchmarks', nargs='+', default=list(BENCHMARKS), choices=list(BENCHMARKS))
+    p.add_argument('--benchmarks', nargs='+', default=list(DEFAULT_BENCHMARKS), choices=list(BENCHMARKS))
     p.add_argument('--frameworks', nargs='+', default=list(FRAMEWORKS), choices=FRAMEWORKS)
     p.add_argument('--seeds', nargs='+', type=int, default=None, help='default 0 1 2 (0 with --quick)')
     p.add_argument('--quick', action='store_true', help='smoke check: small budget and cap, seed 0')
@@ -149,6 +154,7 @@ def parse_args(argv: Sequence[str] = None) -> argparse.Namespace:
     p.add_argument('--venv-root', type=Path, default=DEFAULT_VENV_ROOT)
     p.add_argument('--logs-dir', type=Path, default=HERE / 'logs')
     p.add_argument('--results-dir', type=Path, default=REPO_ROOT / 'benchmarks' / 'results')
+    p.add_argument('--results-name', default=None, help='file stem of the results (default compare / compare_quick)')
     p.add_argument('--aggregate-only', action='store_true', help='do not run; rebuild tables from the logs')
     args = p.parse_args(argv)
     if args.seeds is None:
@@ -161,7 +167,7 @@ def main(argv: Sequence[str] = None) -> None:
     logs_dir = args.logs_dir / ('quick' if args.quick else 'full')
     if not args.aggregate_only:
         run_all(args, logs_dir)
-    for path in write_results(build_results(args, logs_dir), args.results_dir, args.quick):
+    for path in write_results(build_results(args, logs_dir), args.results_dir, args.quick, args.results_name):
         print(f'[compare] wrote {path}')
 
 

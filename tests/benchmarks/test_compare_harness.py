@@ -233,7 +233,32 @@ def test_zoo_linear_schedule_keeps_the_zoo_per_step_values_under_a_longer_budget
 
 def test_every_benchmark_stops_at_its_hardest_threshold():
     assert {n: b.stop_return for n, b in BENCHMARKS.items()} == {
-        'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0}
+        'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0,
+        'dqn_minatar_breakout': 10.0, 'qrdqn_minatar_breakout': 10.0}
+
+
+def test_minatar_benchmarks_evaluate_every_5000_steps_and_only_run_ours_and_sb3(tmp_path):
+    ev = make_evaluator(tmp_path, bench='dqn_minatar_breakout')
+    ev.start()
+    for steps in (1000, 4999, 5000, 9000, 10_016):
+        ev.step(steps, lambda obs: 0)
+    ev.finish(10_016)
+    evals = [r for r in records(tmp_path) if r['event'] == 'eval']
+    assert [r['env_steps'] for r in evals] == [5000, 10_016] and len(evals[0]['returns']) == 10
+    spec = get_spec('qrdqn_minatar_breakout')
+    assert compare_run.frameworks_of(spec, ['ours', 'sb3', 'tianshou']) == ['ours', 'sb3']
+    # the default table is the CartPole / Pendulum one; MinAtar runs when named
+    assert compare_run.parse_args([]).benchmarks == ['dqn_cartpole_v1', 'ppo_cartpole_v1', 'sac_pendulum']
+
+
+def test_ours_sees_the_plain_minatar_grid_channels_first():
+    import ours_runner
+    from easydict import EasyDict
+    obs = np.zeros((10, 10, 4), dtype=bool)
+    obs[2, 3, 1] = True
+    moved = ours_runner.obs_mapper(EasyDict(env={'type': 'minatar'}))(obs)
+    assert moved.shape == (4, 10, 10) and moved.dtype == np.float32 and moved[1, 2, 3] == 1 and moved.sum() == 1
+    assert ours_runner.obs_mapper(EasyDict(env={'type': 'cartpole'}))([1.0, 2.0]).tolist() == [1.0, 2.0]
 
 
 def test_ours_maps_scaled_actions_back_to_the_plain_env_bounds():
@@ -251,3 +276,12 @@ def test_ours_run_info_is_made_json_safe():
     info = ours_runner._jsonable({'a': (1, 2.5), 'b': float('inf'), 'c': {3: np.float32(0.5)}, 'd': None})
     assert info == {'a': [1, 2.5], 'b': 'inf', 'c': {'3': '0.5'}, 'd': None}
     json.dumps(info)
+
+
+def test_a_peer_stopped_by_its_wall_cap_is_reported_as_such():
+    unreached = {'reached': 0, 'seeds': 1, 'median_wall_s': None, 'median_env_steps': None}
+    capped = {'0': {'end_reason': 'wall_cap', 'env_steps': 33488}}
+    assert report_table.format_cell(unreached, 500_000, capped, 600.0) == \
+        'not reached in the 600 s cap (at 33.5k env steps) (0/1)'
+    budget = {'0': {'end_reason': 'env_step_budget', 'env_steps': 500_000}}
+    assert report_table.format_cell(unreached, 500_000, budget, 600.0) == 'not reached in 500k (0/1)'

@@ -1,7 +1,8 @@
-"""Acceptance: DI-engine 0.5.3's own `ding/example/dqn_her.py`, `dqn_rnd.py` and `sql.py`, with
-`import gym` changed to gymnasium and nothing else, run against this package and end at their
-stop value (the evaluator finishes the task: 0.9 success on 5-bit flipping, 195 on CartPole).
-Each takes 10-20 s on this machine when it is not loaded."""
+"""Acceptance: DI-engine 0.5.3's own `ding/example/dqn_her.py`, `dqn_rnd.py`, `sql.py`, `mappo.py`
+and `masac.py`, with `import gym` changed to gymnasium and nothing else, run against this package
+and end at their stop value (the evaluator finishes the task: 0.9 success on 5-bit flipping, 195
+on CartPole, -130 on PettingZoo simple_spread, the stop value of our dizoo ptz configs that the
+multi-agent examples import). Each takes 10-30 s on this machine when it is not loaded."""
 import os
 import pathlib
 import subprocess
@@ -16,6 +17,8 @@ EXAMPLES = {
     'dqn_her': ('stop_value 0.9 reached', 'bitflip_5bit_herdqn_seed0'),
     'dqn_rnd': ('stop_value 195.0 reached', 'cartpole_dqn_rnd'),
     'sql': ('stop_value 195.0 reached', 'cartpole_sql_seed0'),
+    'mappo': ('stop_value -130.0 reached', 'ptz_simple_spread_mappo_seed0'),
+    'masac': ('stop_value -130.0 reached', 'ptz_simple_spread_masac_seed0'),
 }
 
 

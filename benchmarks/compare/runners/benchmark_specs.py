@@ -4,7 +4,7 @@ Shared by the orchestrator and by every runner, so this module imports only the 
 library: the peer runners execute it inside their own virtual environments.
 """
 from dataclasses import dataclass
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 EVAL_EVERY_ENV_STEPS = 1000
 EVAL_EPISODES = 10
@@ -16,6 +16,7 @@ class BenchmarkSpec:
 
     thresholds: eval mean returns to time; a run stops once the last (hardest) is reached.
     env_step_budget: from bars.md; wall_cap_s: a hard stop so the harness always ends.
+    eval_every: env steps between evaluations; frameworks: the runners that have the algorithm.
     """
     name: str
     algo: str
@@ -23,6 +24,8 @@ class BenchmarkSpec:
     thresholds: Tuple[float, ...]
     env_step_budget: int
     wall_cap_s: float
+    eval_every: int = EVAL_EVERY_ENV_STEPS
+    frameworks: Tuple[str, ...] = ('ours', 'sb3', 'tianshou')
 
     @property
     def stop_return(self) -> float:
@@ -35,12 +38,28 @@ BENCHMARKS: Dict[str, BenchmarkSpec] = {
         BenchmarkSpec('dqn_cartpole_v1', 'dqn', 'CartPole-v1', (195.0, 475.0), 100_000, 900.0),
         BenchmarkSpec('ppo_cartpole_v1', 'ppo', 'CartPole-v1', (475.0, ), 200_000, 900.0),
         BenchmarkSpec('sac_pendulum', 'sac', 'Pendulum-v1', (-250.0, -200.0), 20_000, 1200.0),
+        # issue 14: MinAtar Breakout against SB3's DQN and sb3-contrib's QR-DQN (longer runs: sparser evaluations)
+        BenchmarkSpec('dqn_minatar_breakout', 'dqn_minatar', 'MinAtar/Breakout-v1', (5.0, 10.0), 500_000, 600.0,
+                      eval_every=5000, frameworks=('ours', 'sb3')),
+        BenchmarkSpec('qrdqn_minatar_breakout', 'qrdqn_minatar', 'MinAtar/Breakout-v1', (5.0, 10.0), 500_000, 600.0,
+                      eval_every=5000, frameworks=('ours', 'sb3')),
     )
 }
+# what `run.py` runs when no --benchmarks are named: the CartPole and Pendulum table
+DEFAULT_BENCHMARKS = ('dqn_cartpole_v1', 'ppo_cartpole_v1', 'sac_pendulum')
 
 # --quick: a smoke check that every runner trains, evaluates and reports; not a measurement.
 QUICK_ENV_STEP_BUDGET = 2000
 QUICK_WALL_CAP_S = 180.0
+
+
+def make_env(env_id: str, **kwargs) -> 'object':
+    """The gymnasium env `env_id`; MinAtar's ids are registered first (the package does not on import)."""
+    import gymnasium as gym
+    if env_id.startswith('MinAtar/') and env_id not in gym.registry:
+        import minatar.gym
+        minatar.gym.register_envs()
+    return gym.make(env_id, **kwargs)
 
 
 def get_spec(name: str) -> BenchmarkSpec:

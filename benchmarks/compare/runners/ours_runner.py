@@ -24,6 +24,8 @@ OURS = {
     'dqn': ('dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config', 'DQN', 'DQNPolicy', 'offpolicy'),
     'ppo': ('dizoo.classic_control.cartpole.config.cartpole_ppo_config', 'VAC', 'PPOPolicy', 'onpolicy'),
     'sac': ('dizoo.classic_control.pendulum.config.pendulum_sac_config', 'ContinuousQAC', 'SACPolicy', 'offpolicy'),
+    'dqn_minatar': ('dizoo.minatar.config.breakout_dqn_config', 'DQN', 'DQNPolicy', 'offpolicy'),
+    'qrdqn_minatar': ('dizoo.minatar.config.breakout_qrdqn_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
 }
 
 
@@ -80,10 +82,18 @@ def env_action_mapper(cfg: Any, env_id: str) -> Callable[[np.ndarray], np.ndarra
     return lambda a: low + (np.asarray(a, dtype=np.float64) + 1.0) * 0.5 * (high - low)
 
 
-def greedy(policy: Any, to_env_action: Callable) -> Callable:
+def obs_mapper(cfg: Any) -> Callable[[np.ndarray], np.ndarray]:
+    """The protocol's eval env is the plain gymnasium env; our MinAtar env moves the grid's
+    channels first (dizoo/minatar), so the same is done to its observations here."""
+    if cfg.env.get('type') == 'minatar':
+        return lambda obs: np.moveaxis(np.asarray(obs, dtype=np.float32), -1, 0)
+    return lambda obs: np.asarray(obs, dtype=np.float32)
+
+
+def greedy(policy: Any, to_env_action: Callable, to_obs: Callable = lambda o: np.asarray(o, np.float32)) -> Callable:
     """One observation -> one action through our batched eval path."""
     forward_batch = policy.eval_mode.forward_batch
-    return lambda obs: to_env_action(forward_batch(np.asarray(obs, dtype=np.float32)[None])['action'][0])
+    return lambda obs: to_env_action(forward_batch(to_obs(obs)[None])['action'][0])
 
 
 def protocol_middleware(evaluator: ProtocolEvaluator, act: Callable, env_steps: List[int]) -> Callable:
@@ -123,7 +133,7 @@ def main() -> None:
     info = dict(versions={'ding': getattr(ding, '__version__', 'dev'), 'torch': torch.__version__},
                 hyperparameters={'config': config_module, 'override': override, 'policy': dict(cfg.policy), 'env': dict(cfg.env)},
                 torch_threads=torch.get_num_threads(), async_mode=args.async_mode)
-    act = greedy(policy, env_action_mapper(cfg, args.spec.env_id))
+    act = greedy(policy, env_action_mapper(cfg, args.spec.env_id), obs_mapper(cfg))
     evaluator = ProtocolEvaluator(args, 'ours', _jsonable(info), eval_context=lambda: _eval_reset(policy))
     env_steps = [0]
     with task.start(async_mode=args.async_mode, ctx=OnlineRLContext()):

@@ -16,7 +16,7 @@ from typing import Any, Callable, ContextManager, Dict, List, Optional
 import gymnasium as gym
 import numpy as np
 
-from benchmark_specs import EVAL_EPISODES, EVAL_EVERY_ENV_STEPS, get_spec
+from benchmark_specs import EVAL_EPISODES, get_spec, make_env
 
 # Episode i of every evaluation of seed s resets with EVAL_SEED_BASE + 1000 * s + i: all
 # frameworks and all evaluations of one seed face the same 10 initial states.
@@ -72,8 +72,8 @@ class ProtocolEvaluator:
         self._clock = clock
         self._eval_context = eval_context
         self._file = open(args.out, 'w')
-        self._env = gym.make(self.spec.env_id)
-        self._next_eval = EVAL_EVERY_ENV_STEPS
+        self._env = make_env(self.spec.env_id)
+        self._next_eval = self.spec.eval_every
         self._t0 = None
         self._eval_s = 0.0
         self.best_return = -np.inf
@@ -108,7 +108,7 @@ class ProtocolEvaluator:
         self._eval_s += self._clock() - t
         mean = float(np.mean(returns))
         self.best_return = max(self.best_return, mean)
-        self._next_eval = (env_steps // EVAL_EVERY_ENV_STEPS + 1) * EVAL_EVERY_ENV_STEPS
+        self._next_eval = (env_steps // self.spec.eval_every + 1) * self.spec.eval_every
         self._write(event='eval', env_steps=int(env_steps), wall_s=round(self.wall_s(), 4),
                     eval_s=round(self._eval_s, 4), mean_return=mean, returns=returns)
         return mean

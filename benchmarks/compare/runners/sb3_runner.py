@@ -64,6 +64,9 @@ def build_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple[Any, Di
         hp = dict(ZOO_SAC_PENDULUM)
         model = SAC('MlpPolicy', make_vec_env(env_id, n_envs=1, seed=seed), learning_rate=hp['learning_rate'],
                     seed=seed, device='cpu')
+    elif algo.endswith('_minatar'):
+        from sb3_minatar import build_minatar_model
+        return build_minatar_model(algo, env_id, seed, budget)
     else:
         raise ValueError(f'sb3 runner has no algorithm {algo!r}')
     return model, hp
