@@ -32,6 +32,11 @@ def test_without_a_target_each_observation_is_a_fresh_array():
     np.testing.assert_array_equal(env.frames[0], seen[-1][0])
 
 
+def test_a_step_before_reset_says_so():
+    with pytest.raises(RuntimeError, match='before reset'):
+        FrameStackWrapper(CountingEnv(), n_frames=3).step(0)
+
+
 def test_with_a_target_the_stack_is_built_in_it_and_returned_as_itself():
     plain = FrameStackWrapper(CountingEnv(terminate_at=50), n_frames=3)
     shared = FrameStackWrapper(CountingEnv(terminate_at=50), n_frames=3)

@@ -241,6 +241,8 @@ class FrameStackWrapper(gymnasium.Wrapper):
         return self._emit(stack), info
 
     def step(self, action: Any) -> tuple:
+        if self._stack is None:
+            raise RuntimeError('FrameStackWrapper.step() before reset(): there is no stack to add the frame to')
         obs, reward, terminated, truncated, info = self.env.step(action)
         stack = self._target(obs)
         stack[:-1] = self._stack[1:]  # in place when the stack stays in one array: numpy copies overlaps safely
