@@ -4,7 +4,7 @@ Shared by the orchestrator and by every runner, so this module imports only the 
 library: the peer runners execute it inside their own virtual environments.
 """
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, Tuple
 
 EVAL_EVERY_ENV_STEPS = 1000
 EVAL_EPISODES = 10
