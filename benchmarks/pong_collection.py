@@ -29,7 +29,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -38,6 +37,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.append(str(HERE))
 sys.path.append(str(HERE / 'compare'))
+sys.path.append(str(HERE / 'compare' / 'runners'))
 N_ACTIONS = 6
 ARMS = ('ours_subprocess_random', 'ours_subprocess_random_copied', 'ours_subprocess_cnn', 'ours_alternating_cnn',
         'ours_worker_inference_cnn', 'sb3_random', 'sb3_cnn', 'envpool_random', 'envpool_cnn')
@@ -110,18 +110,9 @@ def run_arm(args: argparse.Namespace) -> None:
     """One arm in this process: warm up, time `--steps` batched steps, print a JSON line."""
     import torch
     torch.set_num_threads(1)
+    from pong_collection_peers import timed_run
     step, close = ours_loop(args.arm, args.envs, args.seed)
-    done = 0
-    while done < args.warmup:
-        done += step()
-    done, start = 0, time.perf_counter()
-    while done < args.steps:
-        done += step()
-    wall = time.perf_counter() - start
-    close()
-    n = done * args.envs
-    print(json.dumps(dict(arm=args.arm, env_steps=n, wall_s=wall, env_steps_per_s=n / wall)), flush=True)
-
+    print(json.dumps(dict(arm=args.arm, **timed_run(step, close, args.warmup, args.steps, args.envs))), flush=True)
 
 def arm_command(arm: str, args: argparse.Namespace) -> list:
     common = ['--arm', arm, '--envs', str(args.envs), '--steps', str(args.steps), '--warmup', str(args.warmup),

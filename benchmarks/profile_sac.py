@@ -12,17 +12,17 @@ import os
 import sys
 import time
 from datetime import datetime, timezone
-from functools import partial
 
 import torch
 
 sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'compare', 'runners'))
 from machine_load import CpuTimes  # noqa: E402
+from ours_runner import make_collector_env  # noqa: E402  (the comparison's collector env, built the same way)
 from profile_paths import Clock  # noqa: E402
 
 from ding.data import DequeBuffer  # noqa: E402
 from ding.data.batch import Batch  # noqa: E402
-from ding.envs import create_env_manager, get_vec_env_setting  # noqa: E402
 from ding.framework import task  # noqa: E402
 from ding.framework.context import OnlineRLContext  # noqa: E402
 from ding.framework.middleware import OffPolicyLearner, StepCollector, data_pusher, termination_checker  # noqa: E402
@@ -38,9 +38,7 @@ def profile(env_steps: int) -> dict:
     cfg = load_config(CONFIG, 0, '/tmp/profile_sac', save_cfg=False)
     torch.manual_seed(0)
     policy = SACPolicy(cfg.policy, model=ContinuousQAC(**cfg.policy.model))
-    env_cls, collector_cfgs, _ = get_vec_env_setting(cfg.env, eval_=False)
-    env = create_env_manager(cfg.env.manager, [partial(env_cls, c) for c in collector_cfgs])
-    env.seed(0)
+    env = make_collector_env(cfg)
     buffer_ = DequeBuffer(size=cfg.policy.other.replay_buffer.replay_buffer_size)
     clock = Clock()
     env.step_batch = clock.wrap('env_step', env.step_batch)

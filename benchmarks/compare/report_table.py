@@ -3,6 +3,7 @@ framework, each cell 'median wall s / median env steps (seeds reached / seeds)'.
 from typing import Any, Dict, List, Optional
 
 from aggregate import speed_ratio
+from benchmark_specs import EVAL_EVERY_ENV_STEPS
 
 FRAMEWORK_TITLES = {'ours': 'ding (ours)', 'sb3': 'Stable-Baselines3', 'tianshou': 'Tianshou'}
 ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
@@ -49,7 +50,7 @@ def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> L
 
 
 def eval_every_text(results: Dict[str, Any]) -> str:
-    every = {name: b.get('eval_every_env_steps', 1000) for name, b in results['benchmarks'].items()}
+    every = {name: b.get('eval_every_env_steps', EVAL_EVERY_ENV_STEPS) for name, b in results['benchmarks'].items()}
     if len(set(every.values())) == 1:
         return f'{next(iter(every.values())):,}'
     return '; '.join(f'{name}: {n:,}' for name, n in every.items())

@@ -26,8 +26,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE / 'runners')]
 
 from aggregate import read_log, summarize_benchmark  # noqa: E402
-from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS, QUICK_ENV_STEP_BUDGET,  # noqa: E402
-                             QUICK_WALL_CAP_S, BenchmarkSpec)
+from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS,  # noqa: E402
+                             QUICK_ENV_STEP_BUDGET, QUICK_WALL_CAP_S, BenchmarkSpec)
 from report_table import render_markdown  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
 

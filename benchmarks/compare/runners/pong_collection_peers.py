@@ -46,6 +46,7 @@ def sb3_loop(envs: int, cnn: bool, seed: int):
         else:
             actions, _ = policy.predict(state['obs'], deterministic=True)
         state['obs'], _, _, _ = venv.step(actions)
+        return 1
 
     return step, venv.close
 
@@ -68,6 +69,7 @@ def envpool_loop(envs: int, cnn: bool, seed: int, threads: int):
                 x = torch.from_numpy(state['obs']).float().div_(255.0)
                 actions = model(x).argmax(1).numpy()
         state['obs'] = pool.step(actions.astype(np.int32))[0]
+        return 1
 
     return step, pool.close
 
@@ -88,16 +90,21 @@ def main() -> None:
         step, close = sb3_loop(args.envs, cnn, args.seed)
     else:
         step, close = envpool_loop(args.envs, cnn, args.seed, args.envpool_threads)
-    for _ in range(args.warmup):
-        step()
-    start = time.perf_counter()
-    for _ in range(args.steps):
-        step()
+    print(json.dumps(dict(arm=args.arm, **timed_run(step, close, args.warmup, args.steps, args.envs))), flush=True)
+
+
+def timed_run(step, close, warmup: int, steps: int, envs: int) -> dict:
+    """Warm up, then time `steps` batched steps (`step()` returns how many it made), close.
+    Shared with our arms in benchmarks/pong_collection.py, so every arm is timed alike."""
+    done = 0
+    while done < warmup:
+        done += step()
+    done, start = 0, time.perf_counter()
+    while done < steps:
+        done += step()
     wall = time.perf_counter() - start
     close()
-    n = args.steps * args.envs
-    print(json.dumps(dict(arm=args.arm, env_steps=n, wall_s=wall, env_steps_per_s=n / wall)), flush=True)
-
+    return dict(env_steps=done * envs, wall_s=wall, env_steps_per_s=done * envs / wall)
 
 if __name__ == '__main__':
     main()

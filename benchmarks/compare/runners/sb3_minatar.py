@@ -41,7 +41,6 @@ def build_minatar_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple
     from stable_baselines3.common.env_util import make_vec_env
 
     from benchmark_specs import make_env
-    hp = dict(MINATAR_PAPER_DQN)
     policy_kwargs = dict(features_extractor_class=minatar_extractor(), features_extractor_kwargs=dict(features_dim=128),
                          net_arch=[], optimizer_class=torch.optim.RMSprop,
                          optimizer_kwargs=dict(alpha=0.95, eps=0.01, centered=True))
@@ -50,13 +49,15 @@ def build_minatar_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple
     elif algo == 'qrdqn_minatar':
         from sb3_contrib import QRDQN
         cls = QRDQN
-        policy_kwargs['n_quantiles'] = hp['n_quantiles'] = 200
+        policy_kwargs['n_quantiles'] = 200
     else:
         raise ValueError(f'sb3 MinAtar runner has no algorithm {algo!r}')
-    steps = hp.pop('exploration_steps')
+    kwargs = {k: v for k, v in MINATAR_PAPER_DQN.items() if k != 'exploration_steps'}
     model = cls('MlpPolicy', make_vec_env(lambda: make_env(env_id), n_envs=1, seed=seed),
-                exploration_fraction=steps / budget, policy_kwargs=policy_kwargs, seed=seed, device='cpu',
-                **{k: v for k, v in hp.items() if k != 'n_quantiles'})
-    hp.update(exploration_steps=steps, optimizer='RMSprop(alpha=0.95, eps=0.01, centered=True)',
+                exploration_fraction=MINATAR_PAPER_DQN['exploration_steps'] / budget, policy_kwargs=policy_kwargs,
+                seed=seed, device='cpu', **kwargs)
+    hp = dict(MINATAR_PAPER_DQN, optimizer='RMSprop(alpha=0.95, eps=0.01, centered=True)',
               network='conv16 3x3 -> 128 (MinAtar paper)')
+    if 'n_quantiles' in policy_kwargs:
+        hp['n_quantiles'] = policy_kwargs['n_quantiles']
     return model, hp
