@@ -16,9 +16,10 @@ RESULTS = os.path.join(ROOT, 'benchmarks', 'results')
 MAX_ROWS = 30  # a longer list of rows is cut, saying how many were left out
 
 
-def _load_benchmark_module(path: str, name: str, extra_path: str = None):
-    if extra_path and extra_path not in sys.path:
-        sys.path.insert(0, extra_path)  # report_table imports its sibling `aggregate` by plain name
+def _load_benchmark_module(path: str, name: str, extra_paths: Tuple[str, ...] = ()):
+    for extra in extra_paths:  # report_table imports `aggregate` and `runners/benchmark_specs` by plain name
+        if extra not in sys.path:
+            sys.path.insert(0, extra)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -27,7 +28,8 @@ def _load_benchmark_module(path: str, name: str, extra_path: str = None):
 
 def _compare(data: Dict[str, Any]) -> str:
     folder = os.path.join(ROOT, 'benchmarks', 'compare')
-    table = _load_benchmark_module(os.path.join(folder, 'report_table.py'), 'compare_report_table', folder)
+    table = _load_benchmark_module(os.path.join(folder, 'report_table.py'), 'compare_report_table',
+                                   (folder, os.path.join(folder, 'runners')))
     text = table.render_markdown(data)
     return '\n'.join(line[1:] if line.startswith('#') else line for line in text.splitlines())  # one level down
 
