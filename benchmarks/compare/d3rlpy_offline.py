@@ -1,43 +1,30 @@
-"""TD3+BC side by side with d3rlpy on our locally made Pendulum "medium" dataset (nothing
-downloaded): time per 10k updates, and training time to an evaluation return.
+"""TD3+BC, CQL and IQL side by side with d3rlpy on our locally made Pendulum "medium" dataset
+(nothing downloaded): time per update, and the evaluation return over training, for several seeds.
 
-    python benchmarks/compare/d3rlpy_offline.py [--updates 6000] [--thresholds -800 -600 -400]
-        [--dataset /tmp/pendulum_medium.hdf5] [--peer-python /work/peers/d3rlpy/bin/python]
+    python benchmarks/compare/d3rlpy_offline.py [--algos td3_bc cql iql] [--seeds 0 1 2]
+        [--updates 6000] [--dataset /tmp/pendulum_medium.hdf5]
 
 - Dataset: `dizoo/classic_control/pendulum/entry/pendulum_make_dataset.py --kind medium`
   (50 episodes of our SAC expert with half its actions uniform; made here if missing).
-- Runs, one after another, one torch thread each, CPU:
-  `ours` (TD3+BC with the dizoo config `pendulum_td3_bc_config`), `ours_matched` (ours with
-  d3rlpy's sizes: batch 256, 2x256 hidden layers, both learning rates 3e-4) and `d3rlpy`
-  (d3rlpy 2.x's reproduction settings for TD3+BC, in its own venv, run by
-  `d3rlpy_offline_runner.py`). Both sides normalise observations with the dataset's statistics.
+- For each algo and seed, one after another, one torch thread each, CPU: `ours` (the dizoo config
+  `pendulum_<algo>_config`), optionally `ours_matched` (ours at d3rlpy's batch 256 and 256-wide
+  layers) and `d3rlpy` (d3rlpy 2.8.1 with its reproduction settings for the algo, in its own venv
+  made by `venvs.py`, run by `d3rlpy_offline_runner.py`). Observations are normalised with the
+  dataset's statistics for TD3+BC on both sides (its paper and both frameworks' settings do so),
+  for CQL and IQL on neither.
 - Every `--eval-every` updates: 10 greedy episodes on Pendulum-v1, episode i reset with seed
   100000 + i, the same for every run (`d3rlpy_offline_runner.evaluate`). Training time
   excludes evaluations.
-Writes benchmarks/results/d3rlpy_td3bc_pendulum.json.
+Writes benchmarks/results/d3rlpy_offline_pendulum.json.
 """
-import argparse
-import copy
-import datetime
-import json
-import os
-import subprocess
-import sys
-import tempfile
-import time
-from typing import Any, Dict, List, Optional
-
-import numpy as np
-import torch
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..'))
-sys.path.insert(0, HERE)
-from benchmarks.machine_load import CpuTimes  # noqa: E402
-from d3rlpy_offline_runner import evaluate  # noqa: E402
-
-MATCHED = {'model': {'actor_head_hidden_size': 256, 'critic_head_hidden_size': 256},
-           'learn': {'batch_size': 256, 'learning_rate_actor': 3e-4, 'learning_rate_critic': 3e-4}}
+ALGOS = ('td3_bc', 'cql', 'iql')  # our registry names; d3rlpy_offline_runner.make_algo knows the same
+# ours at d3rlpy's sizes: batch 256, 256-wide layers, and the learning rates of its settings
+MATCHED = {
+    'td3_bc': {'learn': {'batch_size': 256, 'learning_rate_actor': 3e-4, 'learning_rate_critic': 3e-4}},
+    'cql': {'learn': {'batch_size': 256, 'learning_rate_policy': 1e-4, 'learning_rate_q': 3e-4}},
+    'iql': {'learn': {'batch_size': 256}},
+}
+WIDE = {'model': {'actor_head_hidden_size': 256, 'critic_head_hidden_size': 256}}
 
 
 def ensure_dataset(path: str) -> str:
@@ -48,7 +35,8 @@ def ensure_dataset(path: str) -> str:
     return path
 
 
-def run_ours(data_path: str, updates: int, eval_every: int, seed: int, overrides: Optional[dict]) -> Dict[str, Any]:
+def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int,
+             overrides: Optional[dict]) -> Dict[str, Any]:
     from easydict import EasyDict
 
     from ding.config import compile_config
@@ -58,7 +46,7 @@ def run_ours(data_path: str, updates: int, eval_every: int, seed: int, overrides
     from ding.framework.middleware import offline_data_fetcher
     from ding.utils import set_pkg_seed
     from ding.utils.registry import POLICY_REGISTRY
-    from dizoo.classic_control.pendulum.config import pendulum_td3_bc_config as config
+    config = importlib.import_module(f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config')
     main = EasyDict(copy.deepcopy(config.main_config))
     main.policy.collect.data_path = data_path
     for section, values in (overrides or {}).items():
@@ -66,9 +54,10 @@ def run_ours(data_path: str, updates: int, eval_every: int, seed: int, overrides
     cfg = compile_config(main, create_cfg=copy.deepcopy(config.create_config), auto=True, seed=seed,
                          save_cfg=False)
     set_pkg_seed(seed, use_cuda=False)
-    dataset = create_dataset(cfg)  # observations normalised by the dataset's statistics, as the config asks
-    policy = POLICY_REGISTRY.lookup('td3_bc')(cfg.policy, enable_field=['learn', 'eval'])
-    acting = NormalizedObsActing(policy.eval_mode, dataset.mean, dataset.std)
+    dataset = create_dataset(cfg)  # TD3+BC's config asks for observations normalised by the dataset's statistics
+    policy = POLICY_REGISTRY.lookup(algo)(cfg.policy, enable_field=['learn', 'eval'])
+    acting = NormalizedObsActing(policy.eval_mode, dataset.mean, dataset.std) if dataset.obs_normalized \
+        else policy.eval_mode
     fetch, ctx = offline_data_fetcher(cfg, dataset), OfflineRLContext()
     rows: List[dict] = []
     train_s = 0.0
@@ -83,17 +72,19 @@ def run_ours(data_path: str, updates: int, eval_every: int, seed: int, overrides
         rows.append({'updates': done, 'train_s': train_s, 'return': ret})
         print(json.dumps(rows[-1]), flush=True)
     return {'framework': 'ding', 'batch_size': int(cfg.policy.learn.batch_size),
-            'hidden': int(cfg.policy.model.actor_head_hidden_size), 'alpha': float(cfg.policy.learn.alpha),
-            'rows': rows}
+            'hidden': int(cfg.policy.model.actor_head_hidden_size), 'obs_normalized': dataset.obs_normalized,
+            'learn': {k: v for k, v in cfg.policy.learn.items() if isinstance(v, (int, float, bool))}, 'rows': rows}
 
 
-def run_d3rlpy(peer_python: str, data_path: str, updates: int, eval_every: int, seed: int) -> Dict[str, Any]:
+def run_d3rlpy(algo: str, peer_python: str, data_path: str, updates: int, eval_every: int,
+               seed: int) -> Dict[str, Any]:
     from ding.data.offline_dataset import load_hdf5
     batch = load_hdf5(data_path)
     with tempfile.TemporaryDirectory() as tmp:
         npz, out = os.path.join(tmp, 'data.npz'), os.path.join(tmp, 'log.json')
         np.savez(npz, **{k: np.asarray(batch[k]) for k in ('obs', 'action', 'reward', 'done', 'truncated')})
-        subprocess.run([peer_python, os.path.join(HERE, 'd3rlpy_offline_runner.py'), '--npz', npz, '--updates',
+        subprocess.run([peer_python, os.path.join(HERE, 'd3rlpy_offline_runner.py'), '--algo', algo, '--npz', npz,
+                        '--updates',
                         str(updates), '--eval-every', str(eval_every), '--seed', str(seed), '--out', out],
                        check=True, env=dict(os.environ, OMP_NUM_THREADS='1'))
         with open(out) as f:
@@ -113,44 +104,58 @@ def summarise(run: Dict[str, Any], thresholds: List[float]) -> Dict[str, Any]:
                 best_return=max(r['return'] for r in rows), to_threshold=to_threshold)
 
 
+def aggregate(per_seed: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """Median over seeds of time per update and of final and best return."""
+    def median(key: str) -> float:
+        return float(np.median([r[key] for r in per_seed]))
+    return {'seeds': len(per_seed), 'median_ms_per_update': median('ms_per_update'),
+            'median_final_return': median('final_return'), 'median_best_return': median('best_return'),
+            'final_returns': [r['final_return'] for r in per_seed]}
+
+
 def main() -> None:
     from ding.utils.fileio import atomic_write_json
+    from venvs import DEFAULT_VENV_ROOT, ensure_venv
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--algos', nargs='+', default=list(ALGOS), choices=ALGOS)
+    p.add_argument('--seeds', type=int, nargs='+', default=[0, 1, 2])
     p.add_argument('--updates', type=int, default=6000)
     p.add_argument('--eval-every', type=int, default=500)
     p.add_argument('--thresholds', type=float, nargs='+', default=[-800.0, -600.0, -400.0])
-    p.add_argument('--seed', type=int, default=0)
     p.add_argument('--dataset', default=os.path.join(tempfile.gettempdir(), 'pendulum_medium.hdf5'))
-    p.add_argument('--peer-python', default='/work/peers/d3rlpy/bin/python')
-    p.add_argument('--runs', nargs='+', default=['ours', 'ours_matched', 'd3rlpy'],
-                   choices=['ours', 'ours_matched', 'd3rlpy'])
+    p.add_argument('--runs', nargs='+', default=['ours', 'd3rlpy'], choices=['ours', 'ours_matched', 'd3rlpy'])
     args = p.parse_args()
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset)
-    results = {}
+    peer_python = str(ensure_venv(DEFAULT_VENV_ROOT, 'd3rlpy')) if 'd3rlpy' in args.runs else None
+    results: Dict[str, Dict[str, Any]] = {}
     with CpuTimes() as load:
-        for name in args.runs:
-            print(f'--- {name}', flush=True)
-            if name == 'd3rlpy':
-                run = run_d3rlpy(args.peer_python, data_path, args.updates, args.eval_every, args.seed)
-            else:
-                run = run_ours(data_path, args.updates, args.eval_every, args.seed,
-                               MATCHED if name == 'ours_matched' else None)
-            results[name] = summarise(run, args.thresholds)
-    if 'd3rlpy' in results:
-        for name in ('ours', 'ours_matched'):
-            if name in results:
-                results[name]['time_per_update_vs_d3rlpy'] = (results[name]['ms_per_update']
-                                                              / results['d3rlpy']['ms_per_update'])
-    out = {'benchmark': 'd3rlpy_td3bc_pendulum', 'date': datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        for algo in args.algos:
+            per_run: Dict[str, List[Dict[str, Any]]] = {name: [] for name in args.runs}
+            for seed in args.seeds:
+                for name in args.runs:
+                    print(f'--- {algo} {name} seed {seed}', flush=True)
+                    if name == 'd3rlpy':
+                        run = run_d3rlpy(algo, peer_python, data_path, args.updates, args.eval_every, seed)
+                    else:
+                        overrides = {**WIDE, **MATCHED[algo]} if name == 'ours_matched' else None
+                        run = run_ours(algo, data_path, args.updates, args.eval_every, seed, overrides)
+                    per_run[name].append(dict(summarise(run, args.thresholds), seed=seed))
+            results[algo] = {name: {'median': aggregate(runs), 'runs': runs} for name, runs in per_run.items()}
+            if 'd3rlpy' in per_run:
+                peer_ms = results[algo]['d3rlpy']['median']['median_ms_per_update']
+                for name in per_run:
+                    results[algo][name]['median']['time_per_update_vs_d3rlpy'] = \
+                        results[algo][name]['median']['median_ms_per_update'] / peer_ms
+    out = {'benchmark': 'd3rlpy_offline_pendulum', 'date': datetime.datetime.now(datetime.timezone.utc).isoformat(),
            'dataset': {'path': data_path, 'kind': 'medium', 'episodes': 50}, 'updates': args.updates,
-           'eval_every': args.eval_every, 'thresholds': args.thresholds, 'seed': args.seed, 'torch_threads': 1,
+           'eval_every': args.eval_every, 'thresholds': args.thresholds, 'seeds': args.seeds, 'torch_threads': 1,
            'machine_cpu_fractions': load.fractions, 'results': results}
-    path = os.path.join(HERE, '..', 'results', 'd3rlpy_td3bc_pendulum.json')
+    path = os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json')
     atomic_write_json(path, out)
-    for name, r in results.items():
-        print(f'{name}: {r["ms_per_update"]:.2f} ms/update, final {r["final_return"]:.1f}, best {r["best_return"]:.1f}, '
-              f'first at or above each threshold: {r["to_threshold"]}')
+    for algo, by_run in results.items():
+        for name, r in by_run.items():
+            print(f'{algo} {name}: {json.dumps(r["median"])}')
     print('wrote', os.path.abspath(path))
 
 

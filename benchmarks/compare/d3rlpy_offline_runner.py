@@ -1,9 +1,9 @@
-"""d3rlpy's TD3+BC on a Pendulum dataset given as arrays, under the protocol of
-`d3rlpy_offline.py` (which runs this file in d3rlpy's own venv, /work/peers/d3rlpy).
+"""d3rlpy's TD3+BC, CQL or IQL on a Pendulum dataset given as arrays, under the protocol of
+`d3rlpy_offline.py` (which runs this file in d3rlpy's own venv, made by `venvs.py d3rlpy`).
 
 Also the protocol's evaluation, shared with our side: numpy + gymnasium only.
 
-    /work/peers/d3rlpy/bin/python d3rlpy_offline_runner.py --npz DATA.npz --updates 6000 --out LOG.json
+    .venvs/d3rlpy/bin/python d3rlpy_offline_runner.py --algo cql --npz DATA.npz --updates 6000 --out LOG.json
 """
 import argparse
 import json
@@ -34,10 +34,33 @@ def evaluate(act: Callable[[np.ndarray], np.ndarray], episodes: int = EVAL_EPISO
     return float(np.mean(returns))
 
 
+def make_algo(name: str) -> object:
+    """d3rlpy's reproduction settings for each algo (its `reproductions/offline/*.py`), minus what
+    only matters at 500k+ updates (IQL's cosine learning-rate schedule)."""
+    import d3rlpy
+    if name == 'td3_bc':
+        return d3rlpy.algos.TD3PlusBCConfig(actor_learning_rate=3e-4, critic_learning_rate=3e-4, batch_size=256,
+                                            target_smoothing_sigma=0.2, target_smoothing_clip=0.5, alpha=2.5,
+                                            update_actor_interval=2,
+                                            observation_scaler=d3rlpy.preprocessing.StandardObservationScaler())
+    if name == 'cql':
+        encoder = d3rlpy.models.encoders.VectorEncoderFactory([256, 256])
+        return d3rlpy.algos.CQLConfig(actor_learning_rate=1e-4, critic_learning_rate=3e-4, temp_learning_rate=1e-4,
+                                      alpha_learning_rate=0.0, actor_encoder_factory=encoder,
+                                      critic_encoder_factory=encoder, batch_size=256, n_action_samples=10,
+                                      conservative_weight=5.0)
+    if name == 'iql':
+        return d3rlpy.algos.IQLConfig(actor_learning_rate=3e-4, critic_learning_rate=3e-4, batch_size=256,
+                                      weight_temp=3.0, max_weight=100.0, expectile=0.7,
+                                      reward_scaler=d3rlpy.preprocessing.ReturnBasedRewardScaler(multiplier=1000.0))
+    raise ValueError(f'unknown algo {name!r}; known: td3_bc, cql, iql')
+
+
 def main() -> None:
     import d3rlpy
     import torch
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--algo', default='td3_bc')
     p.add_argument('--npz', required=True)
     p.add_argument('--updates', type=int, default=6000)
     p.add_argument('--eval-every', type=int, default=500)
@@ -49,12 +72,7 @@ def main() -> None:
     data = np.load(args.npz)
     dataset = d3rlpy.dataset.MDPDataset(observations=data['obs'], actions=data['action'], rewards=data['reward'],
                                         terminals=data['done'], timeouts=data['truncated'])
-    # d3rlpy's reproduction settings for TD3+BC (reproductions/offline/td3_plus_bc.py)
-    algo = d3rlpy.algos.TD3PlusBCConfig(actor_learning_rate=3e-4, critic_learning_rate=3e-4, batch_size=256,
-                                        target_smoothing_sigma=0.2, target_smoothing_clip=0.5, alpha=2.5,
-                                        update_actor_interval=2,
-                                        observation_scaler=d3rlpy.preprocessing.StandardObservationScaler()
-                                        ).create(device='cpu:0')
+    algo = make_algo(args.algo).create(device='cpu:0')
     rows: List[dict] = []
     clock = {'start': None, 'eval_s': 0.0}
 
@@ -72,7 +90,7 @@ def main() -> None:
              logger_adapter=d3rlpy.logging.NoopAdapterFactory(), epoch_callback=on_epoch)
     with open(args.out, 'w') as f:
         json.dump({'framework': 'd3rlpy', 'version': d3rlpy.__version__, 'torch': torch.__version__,
-                   'batch_size': 256, 'rows': rows}, f)
+                   'algo': args.algo, 'batch_size': 256, 'rows': rows}, f)
 
 
 if __name__ == '__main__':

@@ -19,6 +19,8 @@ PEER_PACKAGES: Dict[str, List[str]] = {
     # benchmarks/pong_collection.py: SB3's Atari wrappers need ale-py and OpenCV; EnvPool is the ceiling
     'sb3_atari': ['stable-baselines3==2.*', 'gymnasium>=1.0', 'ale-py', 'opencv-python-headless'],
     'envpool': ['envpool==1.2.5'],
+    # benchmarks/compare/d3rlpy_offline.py: the offline peer (TD3+BC, CQL, IQL)
+    'd3rlpy': ['d3rlpy==2.8.1', 'gymnasium>=1.0'],
 }
 
 DEFAULT_VENV_ROOT = Path(__file__).resolve().parent / '.venvs'

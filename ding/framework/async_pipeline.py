@@ -42,7 +42,8 @@ from ding.framework.context import Context
 from ding.framework.contract import middleware_name
 from ding.framework.kept_ledger import KeptLedger
 from ding.framework.onion import BackwardStack
-from ding.framework.thread_budget import async_thread_budget, torch_thread_budget
+from ding.framework.overlap_schedule import OverlapSchedule
+from ding.framework.thread_budget import async_thread_budget, set_torch_threads, torch_thread_budget
 
 
 class _Step:
@@ -77,7 +78,8 @@ class AsyncPipeline:
 
     def __init__(self, middlewares: List[Callable], first_ctx: Context, max_lag: int, local: threading.local,
                  is_finished: Callable[[], bool], on_complete: Callable[[Context], None],
-                 torch_threads: Optional[int] = None, on_error: Callable[[], None] = lambda: None) -> None:
+                 torch_threads: Optional[int] = None, on_error: Callable[[], None] = lambda: None,
+                 schedule: str = 'auto') -> None:
         if max_lag < 0:
             raise ValueError(f'max_lag must be >= 0, got {max_lag}')
         self._stages = [_Stage(i, fn) for i, fn in enumerate(middlewares)]
@@ -95,13 +97,21 @@ class AsyncPipeline:
         self._last_ctx = first_ctx
         # None: share the cores among the stages that can be busy at once (thread_budget.py).
         self._torch_threads = torch_threads or async_thread_budget(len(self._stages), max_lag)
+        self.schedule = OverlapSchedule(schedule, can_overlap=self._can_overlap())
+        self._user_threads: Optional[int] = None  # torch's threads outside the run, for inline steps
 
     def run(self, max_step: int) -> Context:
         """Feed steps until max_step, finish or an error; returns the last completed ctx."""
         if not self._stages:
             return self._first_ctx
-        with torch_thread_budget(self._torch_threads):
+        with torch_thread_budget(self._torch_threads) as user_threads:
+            self._user_threads = user_threads
             return self._run(max_step)
+
+    def _can_overlap(self) -> bool:
+        """False when no two steps can ever be in stages at once: max_lag=0, or a fresh_weights
+        stage last (every stage of step s waits for it to finish step s - 1)."""
+        return self._max_lag > 0 and len(self._stages) > 1 and not self._stages[-1].fresh_weights
 
     def _run(self, max_step: int) -> Context:
         # Stage hand-offs wait on the GIL; a short switch interval lets a stage that released it
@@ -128,14 +138,46 @@ class AsyncPipeline:
         return self._last_ctx
 
     def _feed(self, max_step: int) -> None:
+        was_overlapping = None
         for s in range(max_step):
-            with self._cv:
-                while not (self._completed >= s - self._max_lag or self._stopping(s)):
+            overlap = self.schedule.next_overlaps()
+            with self._cv:  # an inline step waits for every earlier step
+                while not (self._completed >= s - (self._max_lag if overlap else 0) or self._stopping(s)):
                     self._cv.wait(0.1)
                 if self._stopping(s):
                     return
-            ctx = self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s)
-            self._stages[0].inbox.put(_Step(s, ctx))
+            self.schedule.step_fed()
+            if overlap != was_overlapping:  # nothing is in flight when the schedule turns inline
+                set_torch_threads(min(self._torch_threads, self._user_threads or self._torch_threads)
+                                  if overlap else self._user_threads)
+                was_overlapping = overlap
+            step = _Step(s, self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s))
+            if overlap:
+                self._stages[0].inbox.put(step)
+            elif not self._run_inline(step):
+                return
+
+    def _run_inline(self, step: _Step) -> bool:
+        """All stages of `step` in this thread, then its backward parts; False on an error.
+        A stage that calls `task.wait_for` hands the rest of the step to the stage threads, as
+        in an overlapped step, so a later middleware of the step can emit the event."""
+        try:
+            for stage in self._stages:
+                try:
+                    self._run_stage(stage, step)
+                finally:
+                    handed_on = stage.index in step.handed_on
+                    if handed_on:
+                        with self._cv:
+                            step.waiting -= 1
+                            self._cv.notify_all()
+                if handed_on:
+                    return self._error is None  # the last stage's thread completes the step
+            self._complete(step)
+        except BaseException as err:
+            step.stack.discard()
+            self._fail(err)
+        return self._error is None
 
     def _stage_loop(self, stage: _Stage) -> None:
         is_last = stage.index == len(self._stages) - 1
@@ -148,11 +190,7 @@ class AsyncPipeline:
                 self._drop(step)
                 continue
             try:
-                self._forward(stage, step)
-                if stage.fresh_weights:  # only these progress counts are waited on
-                    with self._cv:
-                        self._done[stage.index] = step.index + 1
-                        self._cv.notify_all()
+                self._run_stage(stage, step)
                 if is_last:
                     self._complete(step)
                 elif stage.index not in step.handed_on:
@@ -189,6 +227,13 @@ class AsyncPipeline:
                 self._cv.wait(0.1)
         return self._error is None
 
+    def _run_stage(self, stage: _Stage, step: _Step) -> None:
+        self._forward(stage, step)
+        if stage.fresh_weights:  # only these progress counts are waited on
+            with self._cv:
+                self._done[stage.index] = step.index + 1
+                self._cv.notify_all()
+
     def _forward(self, stage: _Stage, step: _Step) -> None:
         self._local.stack, self._local.lock = step.stack, stage.lock
         self._local.before_wait = lambda: self._hand_on(stage, step)
@@ -219,6 +264,7 @@ class AsyncPipeline:
         with self._cv:
             self._last_ctx = step.ctx
             self._completed = step.index + 1
+            self.schedule.step_completed()
             self._cv.notify_all()
 
     def _fail(self, err: BaseException) -> None:

@@ -40,9 +40,9 @@ def counting_pipeline(log):
     ]
 
 
-def run_counters(async_mode, steps=20, max_lag=1):
+def run_counters(async_mode, steps=20, max_lag=1, schedule='auto'):
     log = []
-    with task.start(async_mode=async_mode, ctx=OnlineRLContext(), max_lag=max_lag):
+    with task.start(async_mode=async_mode, ctx=OnlineRLContext(), max_lag=max_lag, async_schedule=schedule):
         for fn in counting_pipeline(log):
             task.use(fn)
         task.run(steps)
@@ -50,10 +50,11 @@ def run_counters(async_mode, steps=20, max_lag=1):
         return (ctx.total_step, ctx.env_step, ctx.env_episode, ctx.train_iter, ctx.last_eval_iter), log
 
 
+@pytest.mark.parametrize('schedule', ['auto', 'overlap', 'inline'])
 @pytest.mark.parametrize('max_lag', [0, 1, 3])
-def test_async_counters_equal_sync(fresh_task, max_lag):
+def test_async_counters_equal_sync(fresh_task, max_lag, schedule):
     sync, sync_log = run_counters(False)
-    got, async_log = run_counters(True, max_lag=max_lag)
+    got, async_log = run_counters(True, max_lag=max_lag, schedule=schedule)
     assert sync == (19, 160, 10, 100, 90)
     assert got[:4] == sync[:4]
     # the evaluator may see train_iter up to max_lag learner steps late: last_eval_iter is a
@@ -106,7 +107,7 @@ def overlap_probe(max_lag):
         if ctx.total_step == 0:
             seen.append(step1_started.wait(timeout=0.5 if max_lag == 0 else 10))
 
-    with task.start(async_mode=True, max_lag=max_lag):
+    with task.start(async_mode=True, max_lag=max_lag, async_schedule='overlap'):
         task.use(first).use(second)
         task.run(2)
     return seen[0]
@@ -134,7 +135,7 @@ def test_lag_bounds_steps_in_flight(fresh_task):
 
     for lag in (0, 2):
         peak[0] = 0
-        with task.start(async_mode=True, max_lag=lag):
+        with task.start(async_mode=True, max_lag=lag, async_schedule='overlap'):
             task.use(enter).use(slow).use(slow).use(leave)
             task.run(30)
         assert 1 <= peak[0] <= lag + 1
@@ -155,7 +156,7 @@ def test_fresh_weights_stage_is_never_overtaken(fresh_task):
     def logger(ctx):
         threading.Event().wait(0.002)
 
-    with task.start(async_mode=True, max_lag=3):
+    with task.start(async_mode=True, max_lag=3, async_schedule='overlap'):
         task.use(collector).use(contract(learner, fresh_weights=True)).use(logger)
         task.run(10)
     expected = [e for s in range(10) for e in (('collect', s), ('learn', s))]

@@ -8,8 +8,10 @@ import pytest
 from ding.framework import OnlineRLContext, task
 
 
-def test_wait_for_an_event_a_later_middleware_emits(fresh_task):
-    """DI-engine's own test_wait_for: step1 waits for what step2 of the same step emits."""
+@pytest.mark.parametrize('schedule', ['overlap', 'inline', 'auto'])
+def test_wait_for_an_event_a_later_middleware_emits(fresh_task, schedule):
+    """DI-engine's own test_wait_for: step1 waits for what step2 of the same step emits. An
+    inline step hands the rest of the step to the stage threads when step1 waits."""
     greets = []
 
     def step1(ctx):
@@ -18,7 +20,7 @@ def test_wait_for_an_event_a_later_middleware_emits(fresh_task):
     def step2(ctx):
         task.emit('greeting', 'hi')
 
-    with task.start(async_mode=True, n_async_workers=2):
+    with task.start(async_mode=True, n_async_workers=2, async_schedule=schedule):
         task.use(step1).use(step2)
         task.run(max_step=10)
     assert greets == [(s, 'hi') for s in range(10)]

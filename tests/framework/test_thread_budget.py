@@ -45,7 +45,7 @@ def _record_threads(seen):
 def test_async_run_uses_the_budget_then_restores(threads):
     torch.set_num_threads(2)
     seen = []
-    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1, async_schedule='overlap'):
         task.use(_record_threads(seen))
         task.use(lambda ctx: None)
         task.run(3)
@@ -57,10 +57,23 @@ def test_async_run_uses_the_budget_then_restores(threads):
 def test_async_run_takes_an_explicit_thread_count(threads):
     torch.set_num_threads(2)
     seen = []
-    with task.start(async_mode=True, ctx=OnlineRLContext(), torch_threads=1):
+    with task.start(async_mode=True, ctx=OnlineRLContext(), torch_threads=1, async_schedule='overlap'):
         task.use(_record_threads(seen))
+        task.use(lambda ctx: None)
         task.run(2)
     assert seen == [1, 1]
+    assert torch.get_num_threads() == 2
+
+
+def test_inline_steps_run_with_the_users_threads(threads):
+    # one stage at a time: nothing runs torch beside it, so the budget would only slow it down
+    torch.set_num_threads(2)
+    seen = []
+    with task.start(async_mode=True, ctx=OnlineRLContext(), torch_threads=1, async_schedule='inline'):
+        task.use(_record_threads(seen))
+        task.use(lambda ctx: None)
+        task.run(2)
+    assert seen == [2, 2]
     assert torch.get_num_threads() == 2
 
 

@@ -96,13 +96,18 @@ def greedy(policy: Any, to_env_action: Callable, to_obs: Callable = lambda o: np
     return lambda obs: to_env_action(forward_batch(to_obs(obs)[None])['action'][0])
 
 
-def protocol_middleware(evaluator: ProtocolEvaluator, act: Callable, env_steps: List[int]) -> Callable:
+def protocol_middleware(evaluator: ProtocolEvaluator, act: Callable, env_steps: List[int], policy: Any) -> Callable:
     from ding.framework import task
     from ding.framework.contract import contract
+    from ding.framework.middleware.evaluated_weights import held_eval_weights
 
     def _protocol_evaluator(ctx: Any) -> None:
         env_steps[0] = int(ctx.env_step)
-        if evaluator.step(env_steps[0], act):
+        # One weight version for the whole round, as our interaction_evaluator plays it: in
+        # async mode the learner of the previous step trains while this stage runs.
+        with held_eval_weights(policy):
+            reached = evaluator.step(env_steps[0], act)
+        if reached:
             task.finish = True
 
     return contract(_protocol_evaluator, reads=('env_step', ), name='protocol_evaluator')
@@ -137,7 +142,7 @@ def main() -> None:
     evaluator = ProtocolEvaluator(args, 'ours', _jsonable(info), eval_context=lambda: _eval_reset(policy))
     env_steps = [0]
     with task.start(async_mode=args.async_mode, ctx=OnlineRLContext()):
-        task.use(protocol_middleware(evaluator, act, env_steps))
+        task.use(protocol_middleware(evaluator, act, env_steps, policy))
         for middleware in PIPELINES[kind](cfg, policy, env):
             task.use(middleware)
         evaluator.start()

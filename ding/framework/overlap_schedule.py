@@ -1,0 +1,124 @@
+"""Whether the next step of an async pipeline overlaps the steps in flight or runs alone.
+
+Why: overlap pays only when the stages are long enough and release the GIL (a simulator, a
+process-based env manager, a GPU learner). On a pipeline of cheap Python envs and a learner that
+is most of the step, the thread hand-offs and GIL contention cost more than the overlap saves,
+and async ran 1.07x-1.19x slower than sync on the comparison benchmarks (docs/performance.md).
+So async_mode measures both schedules as it runs and keeps the faster:
+
+- `overlap`: the step enters the stage threads while up to `max_lag` earlier ones are in flight;
+- `inline`: every earlier step has completed and the feeding thread runs this one through all
+  stages itself (the sync schedule: no hand-offs, fresh weights everywhere).
+
+Inline is always within async_mode's contract (at most `max_lag` steps of lag; 0 is allowed).
+`auto` alternates segments: a probe of `probe_steps` in each schedule, then `exploit_steps` in
+the faster, then a new probe of the other, and so on; each time a measurement confirms the
+choice, the next exploit segment is twice as long (up to 8x), so a stable choice spends ever
+fewer steps probing the slower schedule. A schedule's cost is the median interval
+between step completions in its latest segment (robust to an evaluation step now and then).
+Inline is kept unless overlap is faster by more than `margin`. `overlap` or `inline` fixes the
+schedule; a pipeline that cannot overlap at all (max_lag=0, or an on-policy learner last) runs
+inline.
+"""
+import logging
+import time
+from typing import Callable, Dict, List, Optional
+
+logger = logging.getLogger(__name__)
+
+SCHEDULES = ('auto', 'overlap', 'inline')
+MAX_EXPLOIT_GROWTH = 8  # a stable choice is re-probed every 8 x exploit_steps at the least
+
+
+class _Segment:
+    __slots__ = ('overlap', 'planned', 'probe', 'fed', 'start', 'done_at')
+
+    def __init__(self, overlap: bool, planned: int, probe: bool) -> None:
+        self.overlap, self.planned, self.probe, self.fed = overlap, planned, probe, 0
+        self.start: Optional[float] = None
+        self.done_at: List[float] = []
+
+    def median_interval(self) -> float:
+        times = [self.start] + self.done_at
+        gaps = sorted(b - a for a, b in zip(times, times[1:]))
+        return gaps[len(gaps) // 2] if len(gaps) % 2 else 0.5 * (gaps[len(gaps) // 2 - 1] + gaps[len(gaps) // 2])
+
+
+class OverlapSchedule:
+    """Called by the feeding thread before each step (`next_overlaps`), then as it feeds it
+    (`step_fed`: after an inline step's wait for the steps in flight, which is not its cost),
+    and, in step order, as each step completes (`step_completed`, under the pipeline's lock)."""
+
+    def __init__(self, schedule: str = 'auto', can_overlap: bool = True, probe_steps: int = 4,
+                 exploit_steps: int = 32, margin: float = 0.03, clock: Callable[[], float] = time.perf_counter) -> None:
+        if schedule not in SCHEDULES:
+            raise ValueError(f'async schedule must be one of {SCHEDULES}, got {schedule!r}')
+        if probe_steps < 2 or exploit_steps < 1:
+            raise ValueError(f'probe_steps must be >= 2 and exploit_steps >= 1, got {probe_steps}, {exploit_steps}')
+        self.schedule = schedule if can_overlap else 'inline'
+        self._probe, self._exploit, self._margin, self._clock = probe_steps, exploit_steps, margin, clock
+        self._segments: List[_Segment] = []  # fed, oldest first; completed ones are measured and dropped
+        self._cost: Dict[bool, float] = {}  # overlap? -> median seconds between completions, latest segment
+        self._best: Optional[bool] = None
+        self._steps = {True: 0, False: 0}  # steps fed each way
+        self._next = False
+        self._planned = 0
+        self._exploit_now = exploit_steps  # doubles while probes confirm the choice, up to MAX_EXPLOIT_GROWTH x
+
+    def next_overlaps(self) -> bool:
+        """Whether the step about to be fed overlaps those in flight."""
+        if self.schedule != 'auto':
+            overlap = self.schedule == 'overlap'
+        else:
+            current = self._segments[-1] if self._segments else None
+            if current is None or current.fed >= current.planned:
+                current = self._plan_next()
+                self._segments.append(current)
+            current.fed += 1
+            overlap = current.overlap
+        self._next = overlap
+        return overlap
+
+    def step_fed(self) -> None:
+        self._steps[self._next] += 1
+        current = self._segments[-1] if self._segments else None
+        if current is not None and current.start is None:
+            current.start = self._clock()
+
+    def step_completed(self) -> None:
+        if self.schedule != 'auto' or not self._segments:
+            return
+        oldest = self._segments[0]
+        oldest.done_at.append(self._clock())
+        if len(oldest.done_at) == oldest.planned:
+            self._segments.pop(0)
+            self._cost[oldest.overlap] = oldest.median_interval()
+            self._decide(oldest.probe)
+
+    def summary(self) -> Dict[str, object]:
+        """Steps run in each schedule, and the latest measured cost of each (ms per step)."""
+        return {'schedule': self.schedule, 'overlapped_steps': self._steps[True], 'inline_steps': self._steps[False],
+                'ms_per_step': {('overlap' if k else 'inline'): round(v * 1e3, 3) for k, v in self._cost.items()}}
+
+    def _plan_next(self) -> _Segment:
+        """Probe overlap, probe inline, then alternately exploit the faster and probe the other."""
+        n, self._planned = self._planned, self._planned + 1
+        if n < 2:
+            return _Segment(n == 0, self._probe, probe=True)
+        best = bool(self._best)  # both probes are measured by now: each inline step waits for all before it
+        if n % 2 == 0:
+            return _Segment(best, self._exploit_now, probe=False)
+        return _Segment(not best, self._probe, probe=True)
+
+    def _decide(self, after_probe: bool) -> None:
+        if len(self._cost) < 2:
+            return
+        best = self._cost[True] < self._cost[False] * (1.0 - self._margin)
+        if self._best is not None and best != self._best:
+            self._exploit_now = self._exploit
+        elif self._best is not None and after_probe:  # the other schedule measured again, still slower
+            self._exploit_now = min(self._exploit_now * 2, self._exploit * MAX_EXPLOIT_GROWTH)
+        if best != self._best:
+            logger.info('async_mode: %s steps (median %.2f ms per step overlapped, %.2f ms inline)',
+                        'overlapping' if best else 'inline', self._cost[True] * 1e3, self._cost[False] * 1e3)
+        self._best = best

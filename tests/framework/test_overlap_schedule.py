@@ -1,0 +1,134 @@
+"""async_mode's choice between overlapped and inline steps (overlap_schedule.py)."""
+import itertools
+import threading
+
+import pytest
+
+from ding.framework import OnlineRLContext, task
+from ding.framework.contract import contract
+from ding.framework.overlap_schedule import OverlapSchedule
+
+
+class FakeClock:
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def drive(schedule: OverlapSchedule, clock: FakeClock, steps: int, cost: dict) -> list:
+    """Feed `steps` steps one at a time, each completing after cost[overlap] seconds."""
+    modes = []
+    for _ in range(steps):
+        overlap = schedule.next_overlaps()
+        schedule.step_fed()
+        clock.now += cost[overlap]
+        schedule.step_completed()
+        modes.append(overlap)
+    return modes
+
+
+@pytest.mark.parametrize('faster', [True, False])
+def test_auto_keeps_the_faster_schedule_and_probes_the_other(faster):
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=32, clock=clock)
+    cost = {faster: 0.010, not faster: 0.015}
+    modes = drive(schedule, clock, 4 + 4 + 32 + 4 + 32, cost)
+    assert modes[:8] == [True] * 4 + [False] * 4  # both probed, overlap first
+    assert modes[8:40] == [faster] * 32  # then the faster exploited
+    assert modes[40:44] == [not faster] * 4  # the other probed again
+    assert modes[44:] == [faster] * 32
+    summary = schedule.summary()
+    assert summary['ms_per_step'] == {'overlap': pytest.approx(cost[True] * 1e3), 'inline': pytest.approx(
+        cost[False] * 1e3)}
+    assert summary['overlapped_steps'] + summary['inline_steps'] == len(modes)
+
+
+def test_auto_switches_when_the_costs_change():
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
+    assert drive(schedule, clock, 16, {True: 0.01, False: 0.02})[8:] == [True] * 8
+    later = drive(schedule, clock, 4 + 16 + 4 + 16, {True: 0.03, False: 0.02})  # overlap got dearer
+    # the inline probe alone does not flip it (overlap's cost is from before) and doubles the
+    # next exploit segment; that one measures the new cost, and inline is kept from then on
+    assert later == [False] * 4 + [True] * 16 + [True] * 4 + [False] * 16
+
+
+def test_a_confirmed_choice_is_probed_ever_more_rarely():
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
+    modes = drive(schedule, clock, 600, {True: 0.01, False: 0.02})
+    runs = [len(list(g)) for _, g in itertools.groupby(modes)]  # probe overlap, probe inline, exploit, probe, ...
+    exploits = runs[2::2]
+    assert exploits[:5] == [8, 16, 32, 64, 64]
+    assert all(r == 4 for r in runs[1::2])
+
+
+def test_a_tie_goes_inline_and_an_evaluation_step_does_not_decide():
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=5, exploit_steps=8, margin=0.03, clock=clock)
+    modes = []
+    for i in range(5 + 5 + 8):
+        overlap = schedule.next_overlaps()
+        schedule.step_fed()
+        slow_eval = overlap is False and i == 7  # one long step in the inline probe: the median ignores it
+        clock.now += 0.5 if slow_eval else (0.0101 if overlap else 0.0100)
+        schedule.step_completed()
+        modes.append(overlap)
+    assert modes[10:] == [False] * 8
+
+
+@pytest.mark.parametrize('name', ['overlap', 'inline'])
+def test_a_fixed_schedule_is_kept(name):
+    clock = FakeClock()
+    schedule = OverlapSchedule(name, clock=clock)
+    assert set(drive(schedule, clock, 50, {True: 1.0, False: 0.001})) == {name == 'overlap'}
+
+
+def test_a_pipeline_that_cannot_overlap_runs_inline_in_the_calling_thread(fresh_task):
+    threads = []
+
+    def collector(ctx):
+        threads.append(threading.current_thread())
+
+    def learner(ctx):
+        threads.append(threading.current_thread())
+
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=2):
+        task.use(collector).use(contract(learner, fresh_weights=True))  # on-policy learner last
+        task.run(6)
+    assert set(threads) == {threading.current_thread()}
+    assert task.async_schedule_summary['schedule'] == 'inline'
+    assert task.async_schedule_summary['inline_steps'] == 6
+
+
+def test_stages_that_overlap_well_are_overlapped(fresh_task):
+    def stage(ctx):
+        threading.Event().wait(0.01)  # releases the GIL, like a simulator or a torch kernel
+
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
+        task.use(stage).use(stage)
+        task.run(4 + 4 + 32)
+    summary = task.async_schedule_summary
+    assert summary['ms_per_step']['overlap'] < 0.8 * summary['ms_per_step']['inline']
+    assert summary['overlapped_steps'] == 4 + 32
+
+
+def test_stages_that_cannot_run_at_once_are_run_inline(fresh_task):
+    one_at_a_time = threading.Lock()  # e.g. both hold the GIL for their whole step
+
+    def stage(ctx):
+        with one_at_a_time:
+            threading.Event().wait(0.005)
+
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
+        task.use(stage).use(stage)
+        task.run(4 + 4 + 32)
+    assert task.async_schedule_summary['inline_steps'] == 4 + 32
+
+
+def test_a_wrong_schedule_name_fails_at_start(fresh_task):
+    with pytest.raises(ValueError, match='async schedule'):
+        task.start(async_mode=True, async_schedule='fast')
