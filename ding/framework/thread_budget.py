@@ -28,26 +28,18 @@ def async_thread_budget(n_stages: int, max_lag: int, cores: Optional[int] = None
 
 
 @contextmanager
-def torch_thread_budget(budget: Optional[int]) -> Iterator[Optional[int]]:
-    """Lower torch's intra-op threads to `budget` (None: leave them) for the block; yields the
-    threads before it (None without torch). A process that has not imported torch has nothing to
-    budget, and torch is not imported here."""
+def torch_thread_budget(budget: Optional[int]) -> Iterator[None]:
+    """Lower torch's intra-op threads to `budget` (None: leave them) for the block.
+    A process that has not imported torch has nothing to budget, and torch is not imported here."""
     torch = sys.modules.get('torch')
     if budget is None or torch is None:
-        yield None if torch is None else torch.get_num_threads()
+        yield
         return
     before = torch.get_num_threads()
     if budget < before:
         torch.set_num_threads(budget)
     try:
-        yield before
+        yield
     finally:
         if torch.get_num_threads() != before:
             torch.set_num_threads(before)
-
-
-def set_torch_threads(n: Optional[int]) -> None:
-    """torch's intra-op threads to `n`, if torch is imported and `n` is set (no-op otherwise)."""
-    torch = sys.modules.get('torch')
-    if n is not None and torch is not None and torch.get_num_threads() != n:
-        torch.set_num_threads(n)

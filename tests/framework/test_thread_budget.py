@@ -65,15 +65,16 @@ def test_async_run_takes_an_explicit_thread_count(threads):
     assert torch.get_num_threads() == 2
 
 
-def test_inline_steps_run_with_the_users_threads(threads):
-    # one stage at a time: nothing runs torch beside it, so the budget would only slow it down
+@pytest.mark.parametrize('schedule', ['inline', 'auto'])
+def test_inline_steps_keep_the_budget(threads, schedule):
+    # switching torch's threads mid-run made inline steps slower, so every step runs with the budget
     torch.set_num_threads(2)
     seen = []
-    with task.start(async_mode=True, ctx=OnlineRLContext(), torch_threads=1, async_schedule='inline'):
+    with task.start(async_mode=True, ctx=OnlineRLContext(), torch_threads=1, async_schedule=schedule):
         task.use(_record_threads(seen))
         task.use(lambda ctx: None)
-        task.run(2)
-    assert seen == [2, 2]
+        task.run(12)
+    assert seen == [1] * 12
     assert torch.get_num_threads() == 2
 
 
