@@ -14,7 +14,8 @@ Inline is always within async_mode's contract (at most `max_lag` steps of lag; 0
 `auto` alternates segments: a probe of `probe_steps` in each schedule, then `exploit_steps` in
 the faster, then a new probe of the other, and so on; each time a measurement confirms the
 choice, the next exploit segment is twice as long (up to 8x), so a stable choice spends ever
-fewer steps probing the slower schedule. A schedule's cost is the median interval
+fewer steps probing the slower schedule, and a probe 25% slower than the other schedule after
+two steps ends there. A schedule's cost is the median interval
 between step completions in its latest segment (robust to an evaluation step now and then).
 Inline is kept unless overlap is faster by more than `margin`. `overlap` or `inline` fixes the
 schedule; a pipeline that cannot overlap at all (max_lag=0, or an on-policy learner last) runs
@@ -28,6 +29,7 @@ logger = logging.getLogger(__name__)
 
 SCHEDULES = ('auto', 'overlap', 'inline')
 MAX_EXPLOIT_GROWTH = 8  # a stable choice is re-probed every 8 x exploit_steps at the least
+CLEARLY_SLOWER = 1.25  # a probe this much slower than the other schedule after 2 steps ends there
 
 
 class _Segment:
@@ -90,6 +92,8 @@ class OverlapSchedule:
             return
         oldest = self._segments[0]
         oldest.done_at.append(self._clock())
+        if oldest.probe and self._clearly_slower(oldest):
+            oldest.planned = oldest.fed  # feed no more of it; steps already fed still count
         if len(oldest.done_at) == oldest.planned:
             self._segments.pop(0)
             self._cost[oldest.overlap] = oldest.median_interval()
@@ -109,6 +113,10 @@ class OverlapSchedule:
         if n % 2 == 0:
             return _Segment(best, self._exploit_now, probe=False)
         return _Segment(not best, self._probe, probe=True)
+
+    def _clearly_slower(self, probe: _Segment) -> bool:
+        other = self._cost.get(not probe.overlap)
+        return other is not None and len(probe.done_at) >= 2 and probe.median_interval() > other * CLEARLY_SLOWER
 
     def _decide(self, after_probe: bool) -> None:
         if len(self._cost) < 2:

@@ -34,7 +34,7 @@ def drive(schedule: OverlapSchedule, clock: FakeClock, steps: int, cost: dict) -
 def test_auto_keeps_the_faster_schedule_and_probes_the_other(faster):
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=32, clock=clock)
-    cost = {faster: 0.010, not faster: 0.015}
+    cost = {faster: 0.010, not faster: 0.011}  # 10% apart: probes run to their end
     modes = drive(schedule, clock, 4 + 4 + 32 + 4 + 32, cost)
     assert modes[:8] == [True] * 4 + [False] * 4  # both probed, overlap first
     assert modes[8:40] == [faster] * 32  # then the faster exploited
@@ -49,8 +49,8 @@ def test_auto_keeps_the_faster_schedule_and_probes_the_other(faster):
 def test_auto_switches_when_the_costs_change():
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
-    assert drive(schedule, clock, 16, {True: 0.01, False: 0.02})[8:] == [True] * 8
-    later = drive(schedule, clock, 4 + 16 + 4 + 16, {True: 0.03, False: 0.02})  # overlap got dearer
+    assert drive(schedule, clock, 16, {True: 0.01, False: 0.011})[8:] == [True] * 8
+    later = drive(schedule, clock, 4 + 16 + 4 + 16, {True: 0.012, False: 0.011})  # overlap got dearer
     # the inline probe alone does not flip it (overlap's cost is from before) and doubles the
     # next exploit segment; that one measures the new cost, and inline is kept from then on
     assert later == [False] * 4 + [True] * 16 + [True] * 4 + [False] * 16
@@ -59,7 +59,7 @@ def test_auto_switches_when_the_costs_change():
 def test_a_confirmed_choice_is_probed_ever_more_rarely():
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
-    modes = drive(schedule, clock, 600, {True: 0.01, False: 0.02})
+    modes = drive(schedule, clock, 600, {True: 0.010, False: 0.011})
     runs = [len(list(g)) for _, g in itertools.groupby(modes)]  # probe overlap, probe inline, exploit, probe, ...
     exploits = runs[2::2]
     assert exploits[:5] == [8, 16, 32, 64, 64]
@@ -78,6 +78,17 @@ def test_a_tie_goes_inline_and_an_evaluation_step_does_not_decide():
         schedule.step_completed()
         modes.append(overlap)
     assert modes[10:] == [False] * 8
+
+
+@pytest.mark.parametrize('faster, expected', [
+    (True, [(True, 4), (False, 2), (True, 8), (False, 2), (True, 16)]),  # inline probes end after 2 steps
+    (False, [(True, 4), (False, 4 + 8), (True, 2), (False, 16)]),  # the first probe has nothing to compare with
+])
+def test_a_probe_clearly_slower_after_two_steps_ends_there(faster, expected):
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
+    modes = drive(schedule, clock, sum(n for _, n in expected), {faster: 0.010, not faster: 0.020})
+    assert [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)] == expected
 
 
 @pytest.mark.parametrize('name', ['overlap', 'inline'])
