@@ -17,6 +17,27 @@
   excludes evaluations.
 Writes benchmarks/results/d3rlpy_offline_pendulum.json.
 """
+import argparse
+import copy
+import datetime
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..'))
+sys.path.insert(0, HERE)
+from benchmarks.machine_load import CpuTimes  # noqa: E402
+from d3rlpy_offline_runner import evaluate  # noqa: E402
+
 ALGOS = ('td3_bc', 'cql', 'iql')  # our registry names; d3rlpy_offline_runner.make_algo knows the same
 # ours at d3rlpy's sizes: batch 256, 256-wide layers, and the learning rates of its settings
 MATCHED = {
