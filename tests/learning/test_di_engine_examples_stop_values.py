@@ -1,7 +1,8 @@
 """Acceptance: DI-engine 0.5.3's own `ding/example/c51_nstep.py`, `qrdqn_nstep.py`,
-`iqn_nstep.py` and `pdqn.py`, with `import gym` changed to gymnasium and nothing else, run
-against this package and end at their stop value (the evaluator finishes the task at 195 on
-CartPole, at 1.8 on gym-hybrid's Moving-v0)."""
+`iqn_nstep.py`, `pdqn.py` (issue 14), `ppg_offpolicy.py` and `d4pg.py` (issue 15), with
+`import gym` changed to gymnasium and nothing else, run against this package and end at their
+stop value (the evaluator finishes the task at 195 on CartPole, at 1.8 on gym-hybrid's
+Moving-v0, at -250 on Pendulum)."""
 import os
 import pathlib
 import subprocess
@@ -20,6 +21,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
     ('qrdqn_nstep', 195.0, 'cartpole_qrdqn_nstep'),
     ('iqn_nstep', 195.0, 'cartpole_iqn_nstep'),
     ('pdqn', 1.8, 'gym_hybrid_pdqn_seed0'),
+    ('ppg_offpolicy', 195.0, 'cartpole_ppg_offpolicy_seed0'),
+    ('d4pg', -250.0, 'pendulum_d4pg_seed0'),
 ])
 def test_di_engine_example_reaches_its_stop_value(tmp_path, name, stop_value, exp_name):
     source = di_engine_file(f'ding/example/{name}.py')
