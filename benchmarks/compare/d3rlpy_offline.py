@@ -15,6 +15,9 @@
 - Every `--eval-every` updates: 10 greedy episodes on Pendulum-v1, episode i reset with seed
   100000 + i, the same for every run (`d3rlpy_offline_runner.evaluate`). Training time
   excludes evaluations.
+- Normalised score, as D4RL states it: 100 * (R - R_random) / (R_expert - R_random), with
+  R_random the uniform random policy's and R_expert the SAC expert's (greedy) return on the same
+  10 episodes.
 Writes benchmarks/results/d3rlpy_offline_pendulum.json.
 """
 import argparse
@@ -54,6 +57,19 @@ def ensure_dataset(path: str) -> str:
         print(make_dataset(path, kind='medium', episodes=50, expert_dir=os.path.join(os.path.dirname(path),
                                                                                       'pendulum_expert')))
     return path
+
+
+def reference_returns(data_path: str) -> Dict[str, float]:
+    """The random policy's and the dataset's SAC expert's returns on the protocol's episodes."""
+    from dizoo.classic_control.pendulum.entry.pendulum_make_dataset import load_expert
+    expert = load_expert(os.path.join(os.path.dirname(data_path), 'pendulum_expert', 'ckpt', 'final.pth.tar'))
+    rng = np.random.default_rng(0)
+    return {'random': evaluate(lambda obs: rng.uniform(-1, 1, 1)),
+            'expert': evaluate(lambda obs: expert.eval_mode.forward_batch(np.asarray(obs, np.float32)[None])['action'][0])}
+
+
+def normalised(ret: float, reference: Dict[str, float]) -> float:
+    return 100.0 * (ret - reference['random']) / (reference['expert'] - reference['random'])
 
 
 def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int,
@@ -125,12 +141,13 @@ def summarise(run: Dict[str, Any], thresholds: List[float]) -> Dict[str, Any]:
                 best_return=max(r['return'] for r in rows), to_threshold=to_threshold)
 
 
-def aggregate(per_seed: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """Median over seeds of time per update and of final and best return."""
+def aggregate(per_seed: List[Dict[str, Any]], reference: Dict[str, float]) -> Dict[str, Any]:
+    """Median over seeds of time per update and of final and best return (also normalised)."""
     def median(key: str) -> float:
         return float(np.median([r[key] for r in per_seed]))
     return {'seeds': len(per_seed), 'median_ms_per_update': median('ms_per_update'),
             'median_final_return': median('final_return'), 'median_best_return': median('best_return'),
+            'median_final_normalised': normalised(median('final_return'), reference),
             'final_returns': [r['final_return'] for r in per_seed]}
 
 
@@ -145,10 +162,25 @@ def main() -> None:
     p.add_argument('--thresholds', type=float, nargs='+', default=[-800.0, -600.0, -400.0])
     p.add_argument('--dataset', default=os.path.join(tempfile.gettempdir(), 'pendulum_medium.hdf5'))
     p.add_argument('--runs', nargs='+', default=['ours', 'd3rlpy'], choices=['ours', 'ours_matched', 'd3rlpy'])
+    p.add_argument('--merge', action='store_true', help='keep the results file\'s other algos (each keeps its date)')
+    p.add_argument('--renormalise', action='store_true', help='only recompute the normalised scores of the results')
     args = p.parse_args()
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset)
     peer_python = str(ensure_venv(DEFAULT_VENV_ROOT, 'd3rlpy')) if 'd3rlpy' in args.runs else None
+    reference = reference_returns(data_path)
+    print('reference returns', reference, flush=True)
+    path = os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json')
+    if args.renormalise:
+        with open(path) as f:
+            out = json.load(f)
+        for by_run in out['results'].values():
+            for name, r in by_run.items():
+                if name != 'run':
+                    r['median']['median_final_normalised'] = normalised(r['median']['median_final_return'],
+                                                                        reference)
+        atomic_write_json(path, dict(out, reference_returns=reference))
+        return
     results: Dict[str, Dict[str, Any]] = {}
     with CpuTimes() as load:
         for algo in args.algos:
@@ -162,17 +194,25 @@ def main() -> None:
                         overrides = {**WIDE, **MATCHED[algo]} if name == 'ours_matched' else None
                         run = run_ours(algo, data_path, args.updates, args.eval_every, seed, overrides)
                     per_run[name].append(dict(summarise(run, args.thresholds), seed=seed))
-            results[algo] = {name: {'median': aggregate(runs), 'runs': runs} for name, runs in per_run.items()}
+            results[algo] = {name: {'median': aggregate(runs, reference), 'runs': runs} for name, runs in per_run.items()}
             if 'd3rlpy' in per_run:
                 peer_ms = results[algo]['d3rlpy']['median']['median_ms_per_update']
                 for name in per_run:
                     results[algo][name]['median']['time_per_update_vs_d3rlpy'] = \
                         results[algo][name]['median']['median_ms_per_update'] / peer_ms
-    out = {'benchmark': 'd3rlpy_offline_pendulum', 'date': datetime.datetime.now(datetime.timezone.utc).isoformat(),
-           'dataset': {'path': data_path, 'kind': 'medium', 'episodes': 50}, 'updates': args.updates,
-           'eval_every': args.eval_every, 'thresholds': args.thresholds, 'seeds': args.seeds, 'torch_threads': 1,
-           'machine_cpu_fractions': load.fractions, 'results': results}
-    path = os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json')
+    date = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    for algo in results:
+        results[algo]['run'] = {'date': date, 'updates': args.updates, 'seeds': args.seeds,
+                                'machine_cpu_fractions': load.fractions}
+    if args.merge and os.path.isfile(path):
+        with open(path) as f:
+            before = json.load(f)
+        for kept in before['results'].values():  # a file written before runs carried their own dates
+            kept.setdefault('run', {k: before.get(k) for k in ('date', 'updates', 'seeds', 'machine_cpu_fractions')})
+        results = {**before['results'], **results}
+    out = {'benchmark': 'd3rlpy_offline_pendulum', 'date': date,
+           'dataset': {'path': data_path, 'kind': 'medium', 'episodes': 50}, 'eval_every': args.eval_every,
+           'thresholds': args.thresholds, 'torch_threads': 1, 'reference_returns': reference, 'results': results}
     atomic_write_json(path, out)
     for algo, by_run in results.items():
         for name, r in by_run.items():
