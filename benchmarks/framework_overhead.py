@@ -1,7 +1,8 @@
 """Framework overhead of `task.run`, and the overlap async_mode buys.
 
-1. Per middleware call: 7 trivial middlewares (each bumps a kept counter), sync and async,
-   microseconds per call = wall time / (steps * 7).
+1. Per middleware call: 7 trivial middlewares (each bumps a kept counter), sync and async
+   (each async schedule: `overlap` every step, `inline` every step, `auto`), microseconds per
+   call = wall time / (steps * 7).
 2. Overlap factor: a two-stage pipeline whose stages each spend `stage_ms` outside the GIL
    (time.sleep, like env stepping in subprocesses or a torch kernel); async steps/s divided by
    sync steps/s. Two equal stages can at best double the rate; the target is >= 1.8.
@@ -36,8 +37,8 @@ def sleeper(name, seconds):
     return contract(_mw, name=name)
 
 
-def timed_run(middlewares, steps, async_mode):
-    with task.start(async_mode=async_mode, ctx=OnlineRLContext()):
+def timed_run(middlewares, steps, async_mode, schedule='overlap'):
+    with task.start(async_mode=async_mode, ctx=OnlineRLContext(), async_schedule=schedule):
         for fn in middlewares:
             task.use(fn)
         begin = time.perf_counter()
@@ -49,19 +50,22 @@ def timed_run(middlewares, steps, async_mode):
 
 def overhead(steps, repeats):
     out = {}
-    for mode in ('sync', 'async'):
-        best = min(timed_run([trivial(i) for i in range(7)], steps, mode == 'async')[0] for _ in range(repeats))
+    for mode in ('sync', 'async', 'async_inline', 'async_auto'):
+        schedule = {'async_inline': 'inline', 'async_auto': 'auto'}.get(mode, 'overlap')
+        best = min(timed_run([trivial(i) for i in range(7)], steps, mode != 'sync', schedule)[0]
+                   for _ in range(repeats))
         out[f'{mode}_us_per_middleware_call'] = round(1e6 * best / (steps * 7), 2)
         out[f'{mode}_us_per_step'] = round(1e6 * best / steps, 2)
-    env_step = timed_run([trivial(i) for i in range(7)], steps, True)[1]
-    assert env_step == 7 * steps, f'async lost counter updates: {env_step} != {7 * steps}'
+    for schedule in ('overlap', 'inline', 'auto'):
+        env_step = timed_run([trivial(i) for i in range(7)], steps, True, schedule)[1]
+        assert env_step == 7 * steps, f'async ({schedule}) lost counter updates: {env_step} != {7 * steps}'
     return out
 
 
 def overlap(steps, stage_ms):
     stages = lambda: [sleeper('collect', stage_ms / 1e3), sleeper('train', stage_ms / 1e3)]  # noqa: E731
     sync_s, _ = timed_run(stages(), steps, False)
-    async_s, _ = timed_run(stages(), steps, True)
+    async_s, _ = timed_run(stages(), steps, True)  # every step overlapped: the overlap itself
     return {
         'stage_ms': stage_ms,
         'steps': steps,
