@@ -64,8 +64,8 @@ def reference_returns(data_path: str) -> Dict[str, float]:
     from dizoo.classic_control.pendulum.entry.pendulum_make_dataset import load_expert
     expert = load_expert(os.path.join(os.path.dirname(data_path), 'pendulum_expert', 'ckpt', 'final.pth.tar'))
     rng = np.random.default_rng(0)
-    return {'random': evaluate(lambda obs: rng.uniform(-1, 1, 1)),
-            'expert': evaluate(lambda obs: expert.eval_mode.forward_batch(np.asarray(obs, np.float32)[None])['action'][0])}
+    greedy = lambda obs: expert.eval_mode.forward_batch(np.asarray(obs, np.float32)[None])['action'][0]  # noqa: E731
+    return {'random': evaluate(lambda obs: rng.uniform(-1, 1, 1)), 'expert': evaluate(greedy)}
 
 
 def normalised(ret: float, reference: Dict[str, float]) -> float:
@@ -194,7 +194,8 @@ def main() -> None:
                         overrides = {**WIDE, **MATCHED[algo]} if name == 'ours_matched' else None
                         run = run_ours(algo, data_path, args.updates, args.eval_every, seed, overrides)
                     per_run[name].append(dict(summarise(run, args.thresholds), seed=seed))
-            results[algo] = {name: {'median': aggregate(runs, reference), 'runs': runs} for name, runs in per_run.items()}
+            results[algo] = {name: {'median': aggregate(runs, reference), 'runs': runs}
+                             for name, runs in per_run.items()}
             if 'd3rlpy' in per_run:
                 peer_ms = results[algo]['d3rlpy']['median']['median_ms_per_update']
                 for name in per_run:
