@@ -114,6 +114,7 @@ def run_arm(args: argparse.Namespace) -> None:
     step, close = ours_loop(args.arm, args.envs, args.seed)
     print(json.dumps(dict(arm=args.arm, **timed_run(step, close, args.warmup, args.steps, args.envs))), flush=True)
 
+
 def arm_command(arm: str, args: argparse.Namespace) -> list:
     common = ['--arm', arm, '--envs', str(args.envs), '--steps', str(args.steps), '--warmup', str(args.warmup),
               '--seed', str(args.seed)]

@@ -33,3 +33,17 @@ def di_engine_file(path: str) -> str:
 def di_engine_names(prefix: str) -> List[str]:
     with zipfile.ZipFile(wheel_path()) as z:
         return sorted(n for n in z.namelist() if n.startswith(prefix))
+
+
+def run_example_unchanged(name: str, folder: pathlib.Path, timeout: float = 300) -> 'subprocess.CompletedProcess':
+    """Run DI-engine's `ding/example/<name>.py` in `folder` with only `import gym` changed to
+    gymnasium, against this checkout; `.stdout` holds stdout and stderr together. One torch
+    thread, as our entry points set it: the examples do not, and on a 2-core machine torch's
+    default thread pool makes each small update several times slower."""
+    source = di_engine_file(f'ding/example/{name}.py')
+    script = folder / f'{name}.py'
+    script.write_text(source.replace('import gym\n', 'import gymnasium as gym\n', 1))
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = dict(os.environ, OMP_NUM_THREADS='1', PYTHONPATH=str(root) + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    return subprocess.run([sys.executable, str(script)], cwd=folder, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=timeout)

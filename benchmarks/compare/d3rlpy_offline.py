@@ -51,18 +51,22 @@ MATCHED = {
 WIDE = {'model': {'actor_head_hidden_size': 256, 'critic_head_hidden_size': 256}}
 
 
+def expert_dir(data_path: str) -> str:
+    """Where the SAC expert behind the dataset lives: beside the dataset."""
+    return os.path.join(os.path.dirname(data_path), 'pendulum_expert')
+
+
 def ensure_dataset(path: str) -> str:
     if not os.path.isfile(path):
         from dizoo.classic_control.pendulum.entry.pendulum_make_dataset import make_dataset
-        print(make_dataset(path, kind='medium', episodes=50, expert_dir=os.path.join(os.path.dirname(path),
-                                                                                      'pendulum_expert')))
+        print(make_dataset(path, kind='medium', episodes=50, expert_dir=expert_dir(path)))
     return path
 
 
 def reference_returns(data_path: str) -> Dict[str, float]:
     """The random policy's and the dataset's SAC expert's returns on the protocol's episodes."""
-    from dizoo.classic_control.pendulum.entry.pendulum_make_dataset import load_expert
-    expert = load_expert(os.path.join(os.path.dirname(data_path), 'pendulum_expert', 'ckpt', 'final.pth.tar'))
+    from dizoo.classic_control.pendulum.entry.pendulum_make_dataset import expert_checkpoint, load_expert
+    expert = load_expert(expert_checkpoint(expert_dir(data_path)))
     rng = np.random.default_rng(0)
     greedy = lambda obs: expert.eval_mode.forward_batch(np.asarray(obs, np.float32)[None])['action'][0]  # noqa: E731
     return {'random': evaluate(lambda obs: rng.uniform(-1, 1, 1)), 'expert': evaluate(greedy)}
@@ -163,7 +167,6 @@ def main() -> None:
     p.add_argument('--dataset', default=os.path.join(tempfile.gettempdir(), 'pendulum_medium.hdf5'))
     p.add_argument('--runs', nargs='+', default=['ours', 'd3rlpy'], choices=['ours', 'ours_matched', 'd3rlpy'])
     p.add_argument('--merge', action='store_true', help='keep the results file\'s other algos (each keeps its date)')
-    p.add_argument('--renormalise', action='store_true', help='only recompute the normalised scores of the results')
     args = p.parse_args()
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset)
@@ -171,16 +174,6 @@ def main() -> None:
     reference = reference_returns(data_path)
     print('reference returns', reference, flush=True)
     path = os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json')
-    if args.renormalise:
-        with open(path) as f:
-            out = json.load(f)
-        for by_run in out['results'].values():
-            for name, r in by_run.items():
-                if name != 'run':
-                    r['median']['median_final_normalised'] = normalised(r['median']['median_final_return'],
-                                                                        reference)
-        atomic_write_json(path, dict(out, reference_returns=reference))
-        return
     results: Dict[str, Dict[str, Any]] = {}
     with CpuTimes() as load:
         for algo in args.algos:
@@ -217,7 +210,8 @@ def main() -> None:
     atomic_write_json(path, out)
     for algo, by_run in results.items():
         for name, r in by_run.items():
-            print(f'{algo} {name}: {json.dumps(r["median"])}')
+            if name != 'run':  # the run's date and settings, beside each framework's results
+                print(f'{algo} {name}: {json.dumps(r["median"])}')
     print('wrote', os.path.abspath(path))
 
 

@@ -3,16 +3,10 @@
 `import gym` changed to gymnasium and nothing else, run against this package and end at their
 stop value (the evaluator finishes the task at 195 on CartPole, at 1.8 on gym-hybrid's
 Moving-v0, at -250 on Pendulum)."""
-import os
-import pathlib
-import subprocess
-import sys
 
 import pytest
 
-from tests.di_engine_wheel import di_engine_file
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from tests.di_engine_wheel import di_engine_file, run_example_unchanged
 
 
 @pytest.mark.slow
@@ -27,15 +21,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 def test_di_engine_example_reaches_its_stop_value(tmp_path, name, stop_value, exp_name):
     source = di_engine_file(f'ding/example/{name}.py')
     assert source.count('import gym\n') == 1 and source.startswith('import gym\n')
-    script = tmp_path / f'{name}.py'
-    script.write_text(source.replace('import gym\n', 'import gymnasium as gym\n', 1))
-    # one torch thread, as our entry points set it: the example does not, and on this 2-core machine
-    # torch's default thread pool makes each small update several times slower
-    env = dict(os.environ, OMP_NUM_THREADS='1',
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''))
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300)
-    out = proc.stdout + proc.stderr
+    proc = run_example_unchanged(name, tmp_path)
+    out = proc.stdout
     assert proc.returncode == 0, out[-3000:]
     assert f'stop_value {stop_value} reached' in out, out[-3000:]
     assert (tmp_path / exp_name / 'ckpt').is_dir()

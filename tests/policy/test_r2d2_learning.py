@@ -1,14 +1,11 @@
 """R2D2 end to end (slow): DI-engine 0.5.3's own `ding/example/r2d2.py` (with `import gym`
 changed to gymnasium, nothing else) runs against this package and stops at its stop value,
 and `cartpole_r2d2_config` through `ding train`'s pipeline reaches 195 on CartPole-v0."""
-import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
-from tests.di_engine_wheel import di_engine_file
+from tests.di_engine_wheel import di_engine_file, run_example_unchanged
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 R2D2_CONFIG = ROOT / 'dizoo' / 'classic_control' / 'cartpole' / 'config' / 'cartpole_r2d2_config.py'
@@ -18,14 +15,8 @@ R2D2_CONFIG = ROOT / 'dizoo' / 'classic_control' / 'cartpole' / 'config' / 'cart
 def test_di_engine_r2d2_example_reaches_its_stop_value(tmp_path):
     source = di_engine_file('ding/example/r2d2.py')
     assert source.count('import gym\n') == 1 and source.startswith('import gym\n')
-    script = tmp_path / 'r2d2.py'
-    script.write_text(source.replace('import gym\n', 'import gymnasium as gym\n', 1))
-    # one torch thread: the example does not set it, and on a 2-core machine the default pool is slower
-    env = dict(os.environ, OMP_NUM_THREADS='1',
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''))
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300)
-    out = proc.stdout + proc.stderr
+    proc = run_example_unchanged('r2d2', tmp_path)
+    out = proc.stdout
     assert proc.returncode == 0, out[-3000:]
     assert 'stop_value 195.0 reached' in out, out[-3000:]
     assert (tmp_path / 'cartpole_r2d2_seed0' / 'ckpt').is_dir()

@@ -3,16 +3,11 @@ and `masac.py`, with `import gym` changed to gymnasium and nothing else, run aga
 and end at their stop value (the evaluator finishes the task: 0.9 success on 5-bit flipping, 195
 on CartPole, -130 on PettingZoo simple_spread, the stop value of our dizoo ptz configs that the
 multi-agent examples import). Each takes 10-30 s on this machine when it is not loaded."""
-import os
-import pathlib
-import subprocess
-import sys
 
 import pytest
 
-from tests.di_engine_wheel import di_engine_file
+from tests.di_engine_wheel import di_engine_file, run_example_unchanged
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = {
     'dqn_her': ('stop_value 0.9 reached', 'bitflip_5bit_herdqn_seed0'),
     'dqn_rnd': ('stop_value 195.0 reached', 'cartpole_dqn_rnd'),
@@ -27,15 +22,8 @@ EXAMPLES = {
 def test_di_engine_example_reaches_its_stop_value(tmp_path, name):
     source = di_engine_file(f'ding/example/{name}.py')
     assert source.startswith('import gym\n') and 'from gym' not in source
-    script = tmp_path / f'{name}.py'
-    script.write_text(source.replace('import gym\n', 'import gymnasium as gym\n', 1))
-    # one torch thread, as our entry points set it: the examples do not, and on this 2-core machine
-    # torch's default thread pool makes each small update several times slower
-    env = dict(os.environ, OMP_NUM_THREADS='1',
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''))
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300)
-    out = proc.stdout + proc.stderr
+    proc = run_example_unchanged(name, tmp_path)
+    out = proc.stdout
     assert proc.returncode == 0, out[-3000:]
     reached, exp_name = EXAMPLES[name]
     assert reached in out, out[-3000:]
