@@ -39,7 +39,10 @@ def main(out_dir: str) -> None:
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
-        while not os.path.exists(os.path.join(out_dir, 'progress_at_5')) and thread.is_alive():
+        # the learner has trained, and both collectors run on the second machine (one may start
+        # seconds after the other: removing the machine before would leave it one incarnation)
+        while thread.is_alive() and not (os.path.exists(os.path.join(out_dir, 'progress_at_5')) and all(
+                any(name.startswith(f'node{n}_') for name in os.listdir(out_dir)) for n in (1, 2))):
             time.sleep(0.1)
         print(time.strftime('%X'), 'removing the second node', flush=True)
         third = cluster.add_node(num_cpus=1, resources={'collector_host': 2})

@@ -125,6 +125,38 @@ def dqn_main(learner_steps: int = 25, max_inflight: int = 2, die_node: int = -1,
     return out
 
 
+def stalled_batch_main(load_timeout: float):
+    """Node 1 sends the learner (node 0) a batch whose object never arrives, then a real one: the
+    learner drops the first after `load_timeout` and merges the second."""
+    import numpy as np
+    import ray
+
+    from ding.framework.context import OnlineRLContext
+    from ding.framework.middleware import ContextExchanger
+    seen = []
+    with task.start(ctx=OnlineRLContext()):
+        if task.router.node_id == 0:
+            task.add_role(task.role.LEARNER)
+            exchanger = ContextExchanger(load_timeout=load_timeout)
+            task.use(exchanger)
+            task.use(lambda ctx: (seen.append((ctx.trajectories, ctx.env_step)), setattr(task, 'finish', True)))
+            task.run()
+            return dict(seen=seen, lost=exchanger.lost_batches)
+        never = ray.remote(num_cpus=0)(_sleep).remote(600)  # its object exists only when the task ends
+        good = ray.put({'obs': np.arange(3)})
+        for seq, ref in ((1, never), (2, good)):
+            task.emit('context_exchanger_collector', dict(node=1, inc='only', seq=seq, env_step=4, trajectories=ref),
+                      only_remote=True)
+        task.use(lambda ctx: time.sleep(0.02))
+        task.run()
+        ray.cancel(never, force=True)
+    return None
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
 def _rejoined(incarnations: dict) -> bool:
     """Two incarnations of a collector, each with 3 batches merged (by its third batch a restarted
     collector has loaded the learner's weights: they are sent before the acknowledgement it waits for)."""

@@ -39,3 +39,13 @@ def test_a_collector_that_dies_is_restarted_and_rejoins(ray_session, tmp_path):
     assert len(learner['incarnations'][2]) == 2  # data from node 2 before and after its restart
     assert results[2]['sent'] >= 1 and results[2]['loaded_version'] > 0  # the new incarnation collected
     assert learner['train_iter'] > 0 and learner['env_step'] > 0
+
+
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
+def test_a_batch_that_never_arrives_is_dropped_after_the_load_timeout(ray_session):
+    results = Parallel.runner(n_parallel_workers=2, topology='mesh', timeout_s=120)(mains.stalled_batch_main,
+                                                                                 load_timeout=1.0)
+    learner = results[0]
+    assert learner['lost'] == 1
+    (trajectories, env_step), = learner['seen']
+    assert list(trajectories['obs']) == [0, 1, 2] and env_step == 4  # only the batch that arrived counts

@@ -2,6 +2,8 @@
 (its new main() began after the broadcast finish) is told again until it returns."""
 import types
 
+import pytest
+
 from ding.framework.distributed import launcher
 from ding.framework.distributed.node import NodeReturn
 
@@ -45,3 +47,19 @@ def test_a_node_that_missed_the_finish_is_told_again_until_it_returns(monkeypatc
     assert collector.calls >= 3
     # why the run ended is said on the driver, whatever reached it of the nodes' own logs
     assert 'node 0 ended the run: stop_value reached' in caplog.text
+
+
+def test_a_run_that_times_out_says_where_each_unfinished_node_was(caplog):
+    stack = ('  File "/x/ding/framework/distributed/exchangers.py", line 191, in _load\n'
+             '    return ray.get(item, timeout=self._load_timeout)\n'
+             '  File "/venv/lib/site-packages/ray/_private/worker.py", line 900, in get\n    ...\n')
+    ray = FakeRay()
+    answer = ray.get
+    ray.get = lambda ref, timeout=None: ref if ref == stack else answer(ref)
+    stuck = FakeActor(lambda calls: ray.done.add('learner'))  # it ends once told to
+    stuck.where = types.SimpleNamespace(options=lambda **kw: types.SimpleNamespace(remote=lambda: stack))
+    caplog.set_level('ERROR', logger='ding.distributed')
+    with pytest.raises(launcher.DistributedRunError, match=r'exceeded 0.2 s; node 0 was at exchangers.py:191 in _load'):
+        launcher._wait(ray, {'learner': 0}, {0: stuck}, timeout_s=0.2)
+    assert 'node 0 had not finished; its main() was at:' in caplog.text and 'ray/_private/worker.py' in caplog.text
+    assert stuck.calls >= 1  # and it was told to finish

@@ -65,12 +65,13 @@ class ContextExchanger:
     EVENT = 'context_exchanger_{role}'
 
     def __init__(self, skip_n_iter: int = 1, storage_loader: Any = None, max_inflight: int = 2,
-                 wait_timeout: float = 60.0, learner: Optional[int] = None) -> None:
+                 wait_timeout: float = 60.0, learner: Optional[int] = None, load_timeout: float = 30.0) -> None:
         task = _common.current_task()
         self._roles = set(task.roles)
         self._node = task.router.node_id
         self._skip_n_iter, self._storage_loader = skip_n_iter, storage_loader
         self._max_inflight, self._wait_timeout = max(1, int(max_inflight)), wait_timeout
+        self._load_timeout = float(load_timeout)
         self._waiter = _Waiter()
         self._collector_payloads: List[Dict[str, Any]] = []  # learner: not merged yet
         self._learner_state: Optional[Dict[str, Any]] = None  # collector/evaluator: newest from the learner
@@ -163,10 +164,11 @@ class ContextExchanger:
             try:
                 traj = self._load(p.get('trajectories'))
                 eps = self._load(p.get('episodes'))
-            except Exception as e:  # its collector died before the learner read it
+            except Exception as e:  # its collector died before (or while) the learner read it
                 self.lost_batches += 1
-                logger.warning('learner: a batch of node %s was lost (%s); %d lost so far', p['node'],
-                               type(e).__name__, self.lost_batches)
+                why = str(e) if isinstance(e, TimeoutError) else type(e).__name__
+                logger.warning('learner: a batch of node %s was lost (%s); %d lost so far', p['node'], why,
+                               self.lost_batches)
                 continue
             ctx.env_step += int(p.get('env_step', 0))  # counted once its data arrived
             ctx.env_episode += int(p.get('env_episode', 0))
@@ -188,7 +190,13 @@ class ContextExchanger:
         if self._storage_loader is not None and hasattr(item, 'load'):
             return self._storage_loader.load(item)
         ray = _ray()
-        return ray.get(item) if isinstance(item, ray.ObjectRef) else item
+        if not isinstance(item, ray.ObjectRef):
+            return item
+        try:  # bounded: Ray may wait for ever on an object whose owner's machine went away mid-transfer
+            return ray.get(item, timeout=self._load_timeout)
+        except ray.exceptions.GetTimeoutError:
+            raise TimeoutError(f'not fetched within {self._load_timeout:g} s: its collector may have died while it '
+                               'was being transferred') from None
 
     # ---- sending ------------------------------------------------------------------------------
     def _send(self, ctx: Any) -> None:

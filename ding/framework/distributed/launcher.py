@@ -261,8 +261,10 @@ def _wait(ray: Any, refs: Dict[Any, int], actors: Dict[int, Any], timeout_s: Opt
                     deadline = time.monotonic() + 30.0  # the others get 30 s to end their step
         if deadline is not None and time.monotonic() > deadline and pending:
             if failure is None:
+                where = _where(ray, {refs[ref]: actors[refs[ref]] for ref in pending if refs[ref] in actors})
                 _finish_all(ray, actors)
-                failure = (None, TimeoutError(f'the run exceeded {timeout_s} s'))
+                failure = (None, TimeoutError(f'the run exceeded {timeout_s} s' + ''.join(
+                    f'; node {node} was at {_innermost(stack)}' for node, stack in sorted(where.items()))))
                 deadline = time.monotonic() + 30.0
             else:
                 break
@@ -272,6 +274,40 @@ def _wait(ray: Any, refs: Dict[Any, int], actors: Dict[int, Any], timeout_s: Opt
         cause = getattr(error, 'cause', None) or error  # a RayTaskError wraps the node's own exception
         raise DistributedRunError(f'{where} failed: {type(cause).__name__}: {cause}') from error
     return results
+
+
+def _where(ray: Any, actors: Dict[int, Any], timeout_s: float = 5.0) -> Dict[int, str]:
+    """Each unfinished node's main() stack (logged in full), asked on its `diag` lane; a node that
+    does not answer within `timeout_s` is left out."""
+    asked = {}
+    for node_id, actor in actors.items():
+        try:
+            asked[node_id] = actor.where.options(concurrency_group='diag').remote()
+        except Exception:
+            pass
+    stacks = {}
+    for node_id, ref in asked.items():
+        try:
+            stacks[node_id] = ray.get(ref, timeout=timeout_s)
+        except Exception as e:
+            logger.error('node %s did not say where it is (%s)', node_id, type(e).__name__)
+            continue
+        logger.error('node %s had not finished; its main() was at:\n%s', node_id, stacks[node_id])
+    return stacks
+
+
+def _innermost(stack: str) -> str:
+    """'file.py:LINE in function' of a formatted stack's innermost frame outside Ray and the
+    standard library (where a wait inside `ray.get` was called from, say)."""
+    import re
+    import sysconfig
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', stack)
+    if not frames:
+        return stack.strip() or 'an unknown place'
+    stdlib = sysconfig.get_paths()['stdlib']
+    ours = [f for f in frames if f'{os.sep}ray{os.sep}' not in f[0] and not f[0].startswith(stdlib)] or frames
+    path, line, function = ours[-1]
+    return f'{os.path.basename(path)}:{line} in {function}'
 
 
 def _died(ray: Any, error: BaseException) -> bool:

@@ -1,8 +1,9 @@
 """`NodeActor`: one worker of a distributed run, a Ray actor that runs the user's `main()`.
 
-Two lanes (Ray concurrency groups, one thread each): the default lane runs `main()`; the `io`
+Three lanes (Ray concurrency groups, one thread each): the default lane runs `main()`; the `io`
 lane receives events in the order each sender sent them (`deliver`), peer updates and
-`finish`. Before `main()` starts, the global `task.router` becomes this node's `RayRouter`, so
+`finish`; the `diag` lane answers `where` (main()'s stack) even when the other two are stuck.
+Before `main()` starts, the global `task.router` becomes this node's `RayRouter`, so
 `task.router.is_active`, `node_id` and `labels` are what the launcher decided.
 """
 import importlib
@@ -10,10 +11,11 @@ import logging
 import os
 import sys
 import threading
+import traceback
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional
 
 logger = logging.getLogger('ding.distributed')
-CONCURRENCY_GROUPS = {'io': 1}
+CONCURRENCY_GROUPS = {'io': 1, 'diag': 1}
 
 
 def resolve_main(main: Any) -> Any:
@@ -57,6 +59,7 @@ class NodeActor:
         self.router = RayRouter(node_id, labels)
         self._registry = None
         self._poll: Optional[threading.Thread] = None
+        self._main_thread: Optional[int] = None
 
     def info(self) -> Dict[str, Any]:
         import ray
@@ -75,8 +78,16 @@ class NodeActor:
         from ding.framework import task
         task._remote_finish()
 
+    def where(self, limit: int = 12) -> str:
+        """The innermost frames of main()'s thread now (the launcher logs them when a run times out)."""
+        frame = sys._current_frames().get(self._main_thread) if self._main_thread is not None else None
+        if frame is None:
+            return 'not in main()'
+        return ''.join(traceback.format_stack(frame, limit=limit))
+
     def run(self, main: Any, args: tuple = (), kwargs: Optional[dict] = None, registry: Any = None) -> 'NodeReturn':
         from ding.framework import task
+        self._main_thread = threading.get_ident()
         if registry is not None:
             self._follow_registry(registry)
         fn = resolve_main(main)

@@ -33,7 +33,7 @@ class ContextExchanger(_Exchange):
     """Moves collected data to the learner and counters back (distributed only)."""
 
     def __init__(self, skip_n_iter: int = 1, storage_loader: Any = None, **kwargs: Any) -> None:
-        # distributed only: max_inflight, wait_timeout, learner (the node a collector sends to)
+        # distributed only: max_inflight, wait_timeout, load_timeout, learner (the node a collector sends to)
         super().__init__()
         self.skip_n_iter = skip_n_iter
         self.storage_loader = storage_loader
