@@ -14,7 +14,8 @@ TORCH_PIN = 'torch==2.13.0'
 # The peers and what goes into their venvs. gymnasium is listed so the version is visible here;
 # each peer's own pins decide which 1.x release pip picks.
 PEER_PACKAGES: Dict[str, List[str]] = {
-    'sb3': ['stable-baselines3==2.*', 'gymnasium>=1.0'],
+    # sb3-contrib and MinAtar: the qrdqn_minatar_breakout / dqn_minatar_breakout peers
+    'sb3': ['stable-baselines3==2.*', 'sb3-contrib==2.*', 'gymnasium>=1.0', 'minatar>=1.0.15'],
     'tianshou': ['tianshou==2.0.1', 'gymnasium>=1.0'],
     # benchmarks/pong_collection.py: SB3's Atari wrappers need ale-py and OpenCV; EnvPool is the ceiling
     'sb3_atari': ['stable-baselines3==2.*', 'gymnasium>=1.0', 'ale-py', 'opencv-python-headless'],
@@ -41,19 +42,23 @@ def install_commands(py: Path, peer: str) -> List[List[str]]:
 def ensure_venv(root: Path, peer: str, log=print) -> Path:
     """Create (once) and return the python of `peer`'s venv under `root`.
 
-    A venv counts as ready only after all its installs succeeded (a marker file), so an
-    interrupted install is redone rather than run half-installed.
+    A venv counts as ready only after all its installs succeeded (a marker file naming them), so
+    an interrupted install is redone rather than run half-installed, and a venv made before its
+    peer's package list changed gets the new packages.
     """
     py = venv_python(root, peer)
     marker = Path(root) / peer / '.installed'
-    if marker.exists() and py.exists():
+    wanted = '\n'.join(' '.join(c) for c in install_commands(py, peer)) + '\n'
+    if marker.exists() and py.exists() and marker.read_text() == wanted:
         return py
-    log(f'[venv] creating {peer} venv in {py.parent.parent}')
-    subprocess.run([sys.executable, '-m', 'venv', str(py.parent.parent)], check=True)
+    if not py.exists():
+        log(f'[venv] creating {peer} venv in {py.parent.parent}')
+        subprocess.run([sys.executable, '-m', 'venv', str(py.parent.parent)], check=True)
+    marker.unlink(missing_ok=True)
     for cmd in install_commands(py, peer):
         log('[venv] ' + ' '.join(cmd))
         subprocess.run(cmd, check=True, env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK='1'))
-    marker.write_text('\n'.join(' '.join(c) for c in install_commands(py, peer)) + '\n')
+    marker.write_text(wanted)
     return py
 
 

@@ -199,6 +199,25 @@ def test_venv_installs_pin_torch_first_and_again_with_the_peer():
         venvs.install_commands(Path('/v/bin/python'), 'rllib')
 
 
+def test_a_peer_venv_is_filled_again_when_its_package_list_changed(tmp_path, monkeypatch):
+    ran = []
+
+    def fake_run(cmd, check, env=None):
+        ran.append(cmd)
+        if cmd[1:3] == ['-m', 'venv']:
+            venvs.venv_python(tmp_path, 'sb3').parent.mkdir(parents=True)
+            venvs.venv_python(tmp_path, 'sb3').touch()
+
+    monkeypatch.setattr(venvs.subprocess, 'run', fake_run)
+    venvs.ensure_venv(tmp_path, 'sb3', log=lambda line: None)
+    assert len(ran) == 3 and 'sb3-contrib==2.*' in ran[2] and 'minatar>=1.0.15' in ran[2]  # MinAtar peers
+    venvs.ensure_venv(tmp_path, 'sb3', log=lambda line: None)
+    assert len(ran) == 3  # ready: nothing to do
+    monkeypatch.setitem(venvs.PEER_PACKAGES, 'sb3', venvs.PEER_PACKAGES['sb3'] + ['extra-package'])
+    venvs.ensure_venv(tmp_path, 'sb3', log=lambda line: None)
+    assert len(ran) == 5 and 'extra-package' in ran[4]  # the same venv, filled again
+
+
 def test_quick_mode_shrinks_budget_and_cap_and_defaults_to_seed_0():
     spec = get_spec('sac_pendulum')
     assert compare_run.budget_and_cap(spec, quick=False) == (20_000, spec.wall_cap_s)

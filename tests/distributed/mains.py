@@ -153,6 +153,43 @@ def stalled_batch_main(load_timeout: float):
     return None
 
 
+def stalled_weights_main(load_timeout: float):
+    """Node 0 publishes weights version 1 whose object never arrives; once node 1 has skipped it,
+    version 2, real weights, which node 1 loads."""
+    import numpy as np
+    import ray
+    import torch
+
+    from ding.framework.middleware import PeriodicalModelExchanger
+    model = torch.nn.Linear(2, 1)
+    with task.start():
+        if task.router.node_id == 0:
+            never = ray.remote(num_cpus=0)(_sleep).remote(600)
+            sent = {k: np.full(tuple(v.shape), 7.0, dtype=np.float32) for k, v in model.state_dict().items()}
+            task.on('skipped', lambda: task.emit('model_exchanger', 2, ray.put(sent), only_remote=True))
+            task.emit('model_exchanger', 1, never, only_remote=True)
+            task.use(lambda ctx: time.sleep(0.02))
+            task.run()
+            ray.cancel(never, force=True)
+            return None
+        exchanger = PeriodicalModelExchanger(model, mode='receive', load_timeout=load_timeout)
+        told = []
+
+        def check(ctx):
+            if exchanger.skipped_versions and not told:
+                told.append(exchanger.loaded_version)
+                task.emit('skipped', only_remote=True)
+            if exchanger.loaded_version == 2:
+                task.finish = True
+
+        task.use(exchanger)
+        task.use(check)
+        task.use(lambda ctx: time.sleep(0.02))
+        task.run()
+        return dict(skipped=exchanger.skipped_versions, version_when_skipped=told[0],
+                    weights=[float(v) for v in model.weight.detach().flatten()])
+
+
 def _sleep(seconds: float) -> None:
     time.sleep(seconds)
 

@@ -49,3 +49,12 @@ def test_a_batch_that_never_arrives_is_dropped_after_the_load_timeout(ray_sessio
     assert learner['lost'] == 1
     (trajectories, env_step), = learner['seen']
     assert list(trajectories['obs']) == [0, 1, 2] and env_step == 4  # only the batch that arrived counts
+
+
+@pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
+def test_weights_that_never_arrive_are_skipped_after_the_load_timeout(ray_session):
+    results = Parallel.runner(n_parallel_workers=2, topology='mesh', timeout_s=120)(mains.stalled_weights_main,
+                                                                                 load_timeout=1.0)
+    receiver = results[1]
+    assert receiver['skipped'] == 1 and receiver['version_when_skipped'] == -1  # acted on its own weights meanwhile
+    assert receiver['weights'] == [7.0, 7.0]  # then loaded version 2

@@ -57,6 +57,18 @@ class _Waiter:
         return True
 
 
+def _fetch(item: Any, timeout: float) -> Any:
+    """An object-store reference's value (anything else as is) within `timeout` seconds, else
+    TimeoutError: Ray may wait for ever on an object whose owner's machine went away mid-transfer."""
+    ray = _ray()
+    if not isinstance(item, ray.ObjectRef):
+        return item
+    try:
+        return ray.get(item, timeout=timeout)
+    except ray.exceptions.GetTimeoutError:
+        raise TimeoutError(f'not fetched within {timeout:g} s') from None
+
+
 def _ignore(*args: Any, **kwargs: Any) -> None:
     pass
 
@@ -189,14 +201,7 @@ class ContextExchanger:
             return None
         if self._storage_loader is not None and hasattr(item, 'load'):
             return self._storage_loader.load(item)
-        ray = _ray()
-        if not isinstance(item, ray.ObjectRef):
-            return item
-        try:  # bounded: Ray may wait for ever on an object whose owner's machine went away mid-transfer
-            return ray.get(item, timeout=self._load_timeout)
-        except ray.exceptions.GetTimeoutError:
-            raise TimeoutError(f'not fetched within {self._load_timeout:g} s: its collector may have died while it '
-                               'was being transferred') from None
+        return _fetch(item, self._load_timeout)  # a TimeoutError: its collector may have died mid-transfer
 
     # ---- sending ------------------------------------------------------------------------------
     def _send(self, ctx: Any) -> None:
@@ -231,13 +236,17 @@ class ContextExchanger:
 
 class ModelExchanger:
     """The learner publishes its weights once per version (`train_iter`); collectors and
-    evaluators load the newest at the start of their step."""
+    evaluators load the newest at the start of their step. Weights not fetched within
+    `load_timeout` seconds are skipped (counted in `skipped_versions`): the node acts on the
+    weights it has until a newer version arrives."""
 
     def __init__(self, model: Any, model_loader: Any = None, event_name: str = 'model_exchanger',
-                 period: int = 1, send: Optional[bool] = None) -> None:
+                 period: int = 1, send: Optional[bool] = None, load_timeout: float = 30.0) -> None:
         task = _common.current_task()
         self._model, self._loader, self._event = model, model_loader, event_name
         self._period = max(1, int(period))
+        self._load_timeout = float(load_timeout)
+        self.skipped_versions = 0
         self._send_mode = task.has_role(Role.LEARNER) if send is None else send
         self._newest: Optional[tuple] = None
         self._loaded_version = -1
@@ -277,8 +286,14 @@ class ModelExchanger:
         if self._loader is not None and hasattr(item, 'load'):
             state = self._loader.load(item)
         else:
-            ray = _ray()
-            state = ray.get(item) if isinstance(item, ray.ObjectRef) else item
+            try:
+                state = _fetch(item, self._load_timeout)
+            except TimeoutError as e:
+                self.skipped_versions += 1
+                logger.warning('node %s: weights version %d %s (%d skipped); acting on version %d until a newer '
+                               'one arrives', _common.current_task().router.node_id, version, e,
+                               self.skipped_versions, self._loaded_version)
+                return
         import torch
         with warnings.catch_warnings():  # object-store arrays are read-only; load_state_dict copies them
             warnings.simplefilter('ignore', UserWarning)
@@ -306,10 +321,11 @@ class PeriodicalModelExchanger(ModelExchanger):
     the newest; `delay_toleration`/`stale_toleration` are accepted (newest-wins already bounds it)."""
 
     def __init__(self, model: Any, mode: str = 'send', period: int = 1, delay_toleration: float = float('inf'),
-                 stale_toleration: int = 1, event_name: str = 'model_exchanger', model_loader: Any = None) -> None:
+                 stale_toleration: int = 1, event_name: str = 'model_exchanger', model_loader: Any = None,
+                 load_timeout: float = 30.0) -> None:
         if mode not in ('send', 'receive'):
             raise ValueError(f"PeriodicalModelExchanger mode must be 'send' or 'receive', got {mode!r}")
-        super().__init__(model, model_loader, event_name, period, send=mode == 'send')
+        super().__init__(model, model_loader, event_name, period, send=mode == 'send', load_timeout=load_timeout)
 
 
 class Barrier:
