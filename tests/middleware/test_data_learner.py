@@ -25,6 +25,18 @@ def test_data_pusher_pushes_one_batch_and_clears():
         drive(data_pusher(make_cfg(), buffer_), ctx)
 
 
+def test_data_pusher_with_nothing_collected_is_quiet_only_while_the_run_finishes():
+    # a distributed learner whose wait for data a peer's finish ended has nothing to push
+    from ding.framework import task
+    buffer_ = DequeBuffer(size=10)
+    with task.start():
+        with pytest.raises(RuntimeError, match='neither ctx.trajectories nor ctx.episodes'):
+            drive(data_pusher(make_cfg(), buffer_), OnlineRLContext())
+        task.finish = True
+        drive(data_pusher(make_cfg(), buffer_), OnlineRLContext())
+    assert buffer_.count() == 0
+
+
 def test_data_pusher_episodes_are_one_item_each():
     buffer_ = DequeBuffer(size=10)
     ctx = OnlineRLContext(episodes=[transitions(3), transitions(5)])

@@ -45,6 +45,11 @@ def _env_of(item: Any) -> Any:
     return None
 
 
+def _finishing() -> bool:
+    task = _common.current_task()
+    return task.running and task.finish
+
+
 @_common.gated('learner')
 def data_pusher(cfg: Any, buffer_: Any, group_by_env: Optional[bool] = None) -> Any:
     """Pushes `ctx.trajectories` (one Batch, one push) or each of `ctx.episodes` (one buffer
@@ -62,7 +67,7 @@ def data_pusher(cfg: Any, buffer_: Any, group_by_env: Optional[bool] = None) -> 
             for episode in ctx.episodes:
                 buffer_.push(list(episode))  # a list is stored as one item: the whole episode
             ctx.episodes = None
-        else:
+        elif not _finishing():  # a peer ended the run while a distributed learner waited for data
             raise RuntimeError('data_pusher: neither ctx.trajectories nor ctx.episodes is set; '
                                'put a collector (StepCollector / EpisodeCollector) before it')
 
