@@ -52,9 +52,12 @@ def dist_init(backend: Optional[str] = None, addr: Optional[str] = None, port: O
     return get_rank(), get_world_size()
 
 
-def dist_finalize() -> None:
-    """Leave the process group (no-op outside one)."""
+def dist_finalize(together: bool = False) -> None:
+    """Leave the process group (no-op outside one). `together`: first wait for every rank, since
+    a rank tearing gloo down while a peer still talks to it can abort at exit (std::terminate)."""
     if is_initialized():
+        if together:
+            dist.barrier()
         dist.destroy_process_group()
 
 
@@ -68,8 +71,8 @@ class DDPContext:
         dist_init(self._backend, **self._kwargs)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        dist_finalize()
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
+        dist_finalize(together=exc_type is None)  # after an error a peer may never arrive
 
 
 DistContext = DDPContext
