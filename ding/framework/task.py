@@ -13,6 +13,7 @@ transport is `task.router` (router.py).
 """
 import logging
 import math
+import sys
 import threading
 from typing import Any, Callable, Iterable, Optional, Set, Tuple, Union
 
@@ -217,9 +218,21 @@ class Task:
             if i == max_step - 1:
                 self._finish = True
                 break
-            if self._finish and not late_finish:
+            if self._end_of_step(ready=self._finish and not late_finish):
                 break
             self.renew()
+
+    def _end_of_step(self, ready: bool) -> bool:
+        """Whether the run stops after this step. Ranks of one torch.distributed group (DDP
+        learners) decide together: a finish any of them knows reaches all, and they stop on
+        the same step, since a rank that went on alone would wait for ever in a collective."""
+        if not _in_data_parallel_group():
+            return ready
+        from ding.utils.dist import end_step_together
+        stop, known = end_step_together(ready, self._finish)
+        if known:
+            self._finish = True
+        return stop
 
     def _completed(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -339,6 +352,12 @@ def _apply_wrapper(wrapper: Wrapper, fn: Middleware) -> Middleware:
 
 def _nothing() -> None:
     return None
+
+
+def _in_data_parallel_group() -> bool:
+    # torch.distributed is imported only by code that may join a group; no import here
+    dist = sys.modules.get('torch.distributed')
+    return dist is not None and dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1
 
 
 task = Task()

@@ -139,6 +139,21 @@ def all_ranks_true(flag: bool) -> bool:
     return bool(t.item())
 
 
+def end_step_together(ready: bool, known: bool) -> Tuple[bool, bool]:
+    """Data-parallel ranks must leave a run on the same step, or one would wait for ever in a
+    collective the others have left. Each rank says whether it is `ready` to stop (it ran a
+    step that saw `finish`) and whether it knows of a finish at all (`known`). Returns (stop, finish):
+    stop once every rank is ready; until then finish when any rank knows, so that the others
+    run one step that sees it (a rank-0 CkptSaver makes its final save there). Outside a
+    group: (ready, known)."""
+    world = get_world_size()
+    if world <= 1:
+        return bool(ready), bool(known)
+    t = torch.tensor([int(bool(ready)), int(bool(known))], dtype=torch.int64, device=_device())
+    dist.all_reduce(t)
+    return int(t[0]) == world, int(t[1]) > 0
+
+
 def _device() -> torch.device:
     return torch.device('cuda', torch.cuda.current_device()) if dist.get_backend() == 'nccl' else torch.device('cpu')
 

@@ -59,3 +59,22 @@ def test_ddp_ranks_identical_and_match_one_learner_on_concatenated_batches(tmp_p
                            str(tmp_path)], cwd=root, env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     _check_against_one_learner(tmp_path)
+
+
+def test_a_finish_on_one_rank_ends_every_rank_on_the_same_step(tmp_path):
+    # Without agreement rank 0 leaves after step 3 and rank 1 waits in step 4's all-reduce until
+    # the group's timeout: the CI failure of distributed learners that heard the finish apart.
+    import socket
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get('PYTHONPATH', ''), OMP_NUM_THREADS='1',
+               MASTER_ADDR='127.0.0.1', MASTER_PORT=str(port), WORLD_SIZE='2', DDP_TIMEOUT_S='20')
+    procs = [subprocess.Popen([sys.executable, '-m', 'tests.distributed.ddp_finish_worker', str(tmp_path)], cwd=root,
+                              env=dict(env, RANK=str(r)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for r in (0, 1)]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    # rank 1 hears of the finish at the end of step 3 and runs step 4 seeing it; rank 0 waits with it
+    assert [(tmp_path / f'rank{r}.txt').read_text() for r in (0, 1)] == ['4 4 True', '4 4 True']
