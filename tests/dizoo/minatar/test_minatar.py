@@ -58,6 +58,20 @@ def test_games_shapes_actions_and_seeding():
         MinAtarEnv({'env_id': 'MinAtar/Pong-v1'})
 
 
+def test_a_game_that_never_ends_is_truncated_at_max_episode_steps():
+    # MinAtar sets no limit: a Seaquest sub that stays at the surface (action 0, no-op) is never
+    # hit and never loses oxygen, so without one an evaluator of that policy waited for ever
+    pytest.importorskip('minatar')
+    from dizoo.minatar.envs import MinAtarEnv
+    env = MinAtarEnv({'env_id': 'MinAtar/Seaquest-v1', 'max_episode_steps': 300, 'sticky_action_prob': 0.0})
+    env.seed(0)
+    env.reset()
+    steps = [env.step(np.array([0])) for _ in range(300)]
+    assert not any(ts.done for ts in steps[:-1])
+    assert steps[-1].done and steps[-1].info['truncated'] and not steps[-1].info['terminated']
+    assert MinAtarEnv.config['max_episode_steps'] == 10_000
+
+
 def random_return(episodes: int = 30) -> float:
     from dizoo.minatar.envs import MinAtarEnv
     env = MinAtarEnv({'env_id': 'MinAtar/Breakout-v1'})

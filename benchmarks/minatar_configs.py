@@ -1,0 +1,157 @@
+"""The dizoo MinAtar configs (5 games x dqn, c51, qrdqn) trained on this machine: each config's
+evaluation curve within a budget, against a random policy's return on the same game.
+
+    python benchmarks/minatar_configs.py --games breakout asterix --algos dqn c51 --jobs 2
+
+Each run is its own process with one torch thread (`--jobs` run at once), through the same
+pipeline as `ding -m serial -c <config>`; the config's stop value is lifted so that the whole
+budget is seen. Writes benchmarks/results/minatar_configs.json (merged with earlier rows of
+other games/algos/seeds): per run the evaluations [seconds, env_step, return], the best return
+and the first env step and second at which each of the game's reference returns was reached.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAMES = ('breakout', 'asterix', 'freeway', 'seaquest', 'spaceinvaders')
+ALGOS = ('dqn', 'c51', 'qrdqn')
+OUT = os.path.join(ROOT, 'benchmarks', 'results', 'minatar_configs.json')
+
+
+def random_return(game: str, episodes: int, seed: int) -> float:
+    """Mean return of uniform random actions on the game (MinAtar's sticky actions included)."""
+    import numpy as np
+    sys.path.insert(0, os.path.join(ROOT, 'benchmarks', 'compare', 'runners'))
+    from benchmark_specs import make_env
+    env = make_env(_env_id(game))
+    rng, total = np.random.default_rng(seed), 0.0
+    env.action_space.seed(seed)
+    for ep in range(episodes):
+        env.reset(seed=seed + ep)
+        done = False
+        while not done:
+            _, reward, terminated, truncated, _ = env.step(int(rng.integers(env.action_space.n)))
+            total += float(reward)
+            done = terminated or truncated
+    return total / episodes
+
+
+def _env_id(game: str) -> str:
+    return {'spaceinvaders': 'MinAtar/SpaceInvaders-v1'}.get(game, f'MinAtar/{game.capitalize()}-v1')
+
+
+def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: float,
+            override: Dict[str, Any]) -> Dict[str, Any]:
+    """Train `<game>_<algo>_config` (with `override` merged into it) until the budget or the
+    wall cap; returns its curve."""
+    import importlib
+
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.train import start_run
+    from ding.framework import task
+    from ding.framework.contract import contract
+    module = importlib.import_module(f'dizoo.minatar.config.{game}_{algo}_config')
+    from ding.utils.dicts import deep_merge
+    main, create = deep_merge(module.main_config, override), module.create_config
+    main.env.stop_value = float('inf')  # see the whole budget
+    evals: List[List[float]] = []
+    started = time.perf_counter()
+    seen = [None]
+
+    def recorder(ctx: Any) -> None:
+        if ctx.last_eval_iter == ctx.train_iter and seen[0] != ctx.train_iter:
+            seen[0] = ctx.train_iter
+            evals.append([round(time.perf_counter() - started, 2), int(ctx.env_step), float(ctx.eval_value)])
+        if time.perf_counter() - started > wall_cap_s:
+            task.finish = True
+
+    options = RunOptions(max_env_step=max_env_step, checkpoint_freq=10 * max_env_step, progress=False,
+                         after_eval=(contract(recorder, reads=('last_eval_iter', 'train_iter', 'env_step',
+                                                               'eval_value'), name='curve_recorder'), ))
+    with tempfile.TemporaryDirectory(prefix='minatar_cfg_') as tmp:
+        _, ctx = start_run(main, create, {'algo': algo, 'env': _env_id(game)}, seed, options,
+                           exp_name=os.path.join(tmp, 'run'))
+    return dict(game=game, algo=algo, seed=seed, env_step=int(ctx.env_step), seconds=round(time.perf_counter() - started, 1),
+                evals=evals, best=max((e[2] for e in evals), default=None),
+                override=override, config={k: main.policy[k] for k in ('learn', 'nstep', 'discount_factor', 'other')
+                                           if k in main.policy})
+
+
+def _child(args: argparse.Namespace, game: str, algo: str, seed: int) -> Dict[str, Any]:
+    with tempfile.NamedTemporaryFile(suffix='.json', delete=False) as f:
+        path = f.name
+    cmd = [sys.executable, os.path.abspath(__file__), '--one', game, algo, '--seed', str(seed),
+           '--max-env-step', str(args.max_env_step), '--wall-cap', str(args.wall_cap), '--child-out', path,
+           '--override', args.override]
+    env = dict(os.environ, OMP_NUM_THREADS='1', PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=args.wall_cap + 600)
+    if proc.returncode != 0:
+        raise RuntimeError(f'{game} {algo} seed {seed} failed:\n{proc.stderr[-3000:]}')
+    with open(path) as f:
+        row = json.load(f)
+    os.unlink(path)
+    print(f'{game:14s} {algo:6s} seed {seed}: best {row["best"]} at {row["env_step"]} env steps, '
+          f'{row["seconds"]} s', flush=True)
+    return row
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p.add_argument('--games', nargs='+', default=list(GAMES), choices=GAMES)
+    p.add_argument('--algos', nargs='+', default=list(ALGOS), choices=ALGOS)
+    p.add_argument('--seeds', nargs='+', type=int, default=[0])
+    p.add_argument('--max-env-step', type=int, default=300_000)
+    p.add_argument('--wall-cap', type=float, default=300.0, help='seconds per run')
+    p.add_argument('--jobs', type=int, default=2)
+    p.add_argument('--random-episodes', type=int, default=50)
+    p.add_argument('--out', default=OUT)
+    p.add_argument('--override', default='{}', help='JSON merged into each config (a tuning row)')
+    p.add_argument('--tag', default='', help="suffix of the rows' keys, e.g. the override's name")
+    p.add_argument('--one', nargs=2, metavar=('GAME', 'ALGO'), help=argparse.SUPPRESS)
+    p.add_argument('--seed', type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument('--child-out', help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.one:
+        import torch
+        torch.set_num_threads(1)
+        row = run_one(args.one[0], args.one[1], args.seed, args.max_env_step, args.wall_cap, json.loads(args.override))
+        with open(args.child_out, 'w') as f:
+            json.dump(row, f)
+        return
+    result = {'runs': {}, 'random': {}}
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            result = json.load(f)
+    for game in args.games:
+        result['random'][game] = round(random_return(game, args.random_episodes, seed=0), 3)
+    result.update(date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), jobs=args.jobs,
+                  max_env_step=args.max_env_step, wall_cap_s=args.wall_cap, torch_threads=1,
+                  random_episodes=args.random_episodes)
+    from ding.utils.fileio import atomic_write_json
+    jobs = {(g, a, s): f'{g}_{a}_seed{s}' + (f'_{args.tag}' if args.tag else '')
+            for g in args.games for a in args.algos for s in args.seeds}
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(_child, args, *job): key for job, key in jobs.items()}
+        for future in concurrent.futures.as_completed(futures):  # each row is kept as it comes
+            try:
+                result['runs'][futures[future]] = future.result()
+            except Exception as err:  # one failed run must not lose the others' rows
+                failed.append(futures[future])
+                print(err, file=sys.stderr, flush=True)
+            atomic_write_json(args.out, result)
+    if failed:
+        raise SystemExit(f'failed: {failed}')
+    print(f'wrote {args.out}')
+
+
+if __name__ == '__main__':
+    main()
