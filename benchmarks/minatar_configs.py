@@ -19,8 +19,11 @@ import tempfile
 import time
 from typing import Any, Dict, List
 
+from dizoo.minatar.envs.minatar_env import GAMES as MINATAR_GAMES, make_minatar
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES = ('breakout', 'asterix', 'freeway', 'seaquest', 'spaceinvaders')
+ENV_IDS = {game.lower(): f'MinAtar/{game}-v1' for game in MINATAR_GAMES}  # the configs' ids: minimal action sets
+GAMES = tuple(ENV_IDS)
 ALGOS = ('dqn', 'c51', 'qrdqn')
 OUT = os.path.join(ROOT, 'benchmarks', 'results', 'minatar_configs.json')
 
@@ -28,11 +31,8 @@ OUT = os.path.join(ROOT, 'benchmarks', 'results', 'minatar_configs.json')
 def random_return(game: str, episodes: int, seed: int) -> float:
     """Mean return of uniform random actions on the game (MinAtar's sticky actions included)."""
     import numpy as np
-    sys.path.insert(0, os.path.join(ROOT, 'benchmarks', 'compare', 'runners'))
-    from benchmark_specs import make_env
-    env = make_env(_env_id(game))
+    env = make_minatar(ENV_IDS[game])
     rng, total = np.random.default_rng(seed), 0.0
-    env.action_space.seed(seed)
     for ep in range(episodes):
         env.reset(seed=seed + ep)
         done = False
@@ -41,10 +41,6 @@ def random_return(game: str, episodes: int, seed: int) -> float:
             total += float(reward)
             done = terminated or truncated
     return total / episodes
-
-
-def _env_id(game: str) -> str:
-    return {'spaceinvaders': 'MinAtar/SpaceInvaders-v1'}.get(game, f'MinAtar/{game.capitalize()}-v1')
 
 
 def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: float,
@@ -76,7 +72,7 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
                          after_eval=(contract(recorder, reads=('last_eval_iter', 'train_iter', 'env_step',
                                                                'eval_value'), name='curve_recorder'), ))
     with tempfile.TemporaryDirectory(prefix='minatar_cfg_') as tmp:
-        _, ctx = start_run(main, create, {'algo': algo, 'env': _env_id(game)}, seed, options,
+        _, ctx = start_run(main, create, {'algo': algo, 'env': ENV_IDS[game]}, seed, options,
                            exp_name=os.path.join(tmp, 'run'))
     return dict(game=game, algo=algo, seed=seed, env_step=int(ctx.env_step), seconds=round(time.perf_counter() - started, 1),
                 evals=evals, best=max((e[2] for e in evals), default=None),
