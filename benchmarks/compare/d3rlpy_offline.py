@@ -2,7 +2,7 @@
 (nothing downloaded): time per update, and the evaluation return over training, for several seeds.
 
     python benchmarks/compare/d3rlpy_offline.py [--algos td3_bc cql iql] [--seeds 0 1 2]
-        [--updates 6000] [--dataset /tmp/pendulum_medium.hdf5]
+        [--updates 6000] [--dataset /tmp/pendulum_medium.hdf5] [--runs ours ours_matched d3rlpy] [--out PATH]
 
 - Dataset: `dizoo/classic_control/pendulum/entry/pendulum_make_dataset.py --kind medium`
   (50 episodes of our SAC expert with half its actions uniform; made here if missing).
@@ -167,13 +167,16 @@ def main() -> None:
     p.add_argument('--dataset', default=os.path.join(tempfile.gettempdir(), 'pendulum_medium.hdf5'))
     p.add_argument('--runs', nargs='+', default=['ours', 'd3rlpy'], choices=['ours', 'ours_matched', 'd3rlpy'])
     p.add_argument('--merge', action='store_true', help='keep the results file\'s other algos (each keeps its date)')
+    p.add_argument('--ours-overrides', default='', metavar='JSON',
+                   help='the "ours" run with these policy sections changed, e.g. \'{"learn": {"batch_size": 256}}\'')
+    p.add_argument('--out', default=os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json'))
     args = p.parse_args()
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset)
     peer_python = str(ensure_venv(DEFAULT_VENV_ROOT, 'd3rlpy')) if 'd3rlpy' in args.runs else None
     reference = reference_returns(data_path)
     print('reference returns', reference, flush=True)
-    path = os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json')
+    path = args.out
     results: Dict[str, Dict[str, Any]] = {}
     with CpuTimes() as load:
         for algo in args.algos:
@@ -184,8 +187,10 @@ def main() -> None:
                     if name == 'd3rlpy':
                         run = run_d3rlpy(algo, peer_python, data_path, args.updates, args.eval_every, seed)
                     else:
-                        overrides = {**WIDE, **MATCHED[algo]} if name == 'ours_matched' else None
-                        run = run_ours(algo, data_path, args.updates, args.eval_every, seed, overrides)
+                        overrides = {**WIDE, **MATCHED[algo]} if name == 'ours_matched' else \
+                            (json.loads(args.ours_overrides) if args.ours_overrides else None)
+                        run = dict(run_ours(algo, data_path, args.updates, args.eval_every, seed, overrides),
+                                   overrides=overrides)
                     per_run[name].append(dict(summarise(run, args.thresholds), seed=seed))
             results[algo] = {name: {'median': aggregate(runs, reference), 'runs': runs}
                              for name, runs in per_run.items()}

@@ -4,10 +4,10 @@
   uniform actions about -1225). IQL and TD3+BC, each through `serial_pipeline_offline` with its dizoo config,
   reach an evaluation return of -400 within their update budget.
 - CartPole-v0: 20 episodes of our DQN expert with eps 0.2; BC reaches 195.
-Measured once each (seed 0, evaluations every 500 updates, 2-core machine under load):
-IQL -322 after 3000 updates and -101 after 3500; TD3+BC (alpha 10) -374 after 4500, -302 after
-5500; CQL -325 after 1000 and -102 after 3500, but at ~80 ms an update here (its penalty
-evaluates 30 sampled actions per state) it is left to the DI-engine example test."""
+Measured once each (seed 0, evaluations every 500 updates), with the configs' batch of 256:
+IQL -322 after 3000 updates; TD3+BC (alpha 10) -319 after 5000; CQL -325 after 1000 and -102
+after 3500, but at ~80 ms an update here (its penalty evaluates 30 sampled actions per state) it
+is left to the DI-engine example test."""
 import copy
 import importlib
 
@@ -44,8 +44,8 @@ def run_config(module: str, data_path: str, exp_name: str, stop_value: float, ma
 @pytest.mark.slow
 @pytest.mark.parametrize('algo, budget, learn', [
     ('iql', 5000, {}),
-    # DI-engine's alpha=2.5 leans on half-random behaviour here (-480 after 4500 updates): a larger alpha
-    ('td3_bc', 6000, {'alpha': 10.0, 'learning_rate_actor': 3e-4}),
+    # DI-engine's alpha=2.5 leans on half-random behaviour here (about -640 after 5000 updates): a larger alpha
+    ('td3_bc', 6000, {'alpha': 10.0}),
 ])
 def test_pendulum_medium_reaches_minus_400(pendulum_medium, tmp_path, algo, budget, learn):
     ctx = run_config(f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config', pendulum_medium,

@@ -1,5 +1,9 @@
 """IQL on a Pendulum dataset (`ding -m serial_offline -c pendulum_iql_config.py`), made
-locally like `pendulum_cql_config`'s. Solved at -250."""
+locally like `pendulum_cql_config`'s. Solved at -250.
+
+Batch 256: on the local Pendulum medium dataset, 5,000 updates end at -288 (median of 3 seeds),
+d3rlpy's IQL at -329, at 3.3 ms an update against its 14.4
+(benchmarks/results/d3rlpy_offline_pendulum*.json; 256-wide layers gave -487 at 5.2 ms)."""
 from easydict import EasyDict
 
 pendulum_iql_config = dict(
@@ -17,7 +21,7 @@ pendulum_iql_config = dict(
         ),
         learn=dict(
             train_epoch=30000,
-            batch_size=128,
+            batch_size=256,  # 128: -486 after 5,000 updates against d3rlpy's -329
             learning_rate_q=3e-4,
             learning_rate_policy=3e-4,
             learning_rate_v=3e-4,
