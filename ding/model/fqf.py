@@ -19,39 +19,33 @@ from typing import Dict, Iterator, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
-from ding.model.common import mlp
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import as_activation_class
+from ding.model.iqn import CosineQuantileValues
 from ding.utils.registry import MODEL_REGISTRY
 
 
-class FQFHead(nn.Module):
+class FQFHead(CosineQuantileValues):
+    """IQN's cosine quantile values (embedded from frequency 1) at fractions that a linear
+    fraction network proposes per state."""
 
     def __init__(self, hidden_size: int, output_size: int, layer_num: int = 1,
                  activation: Union[Type[nn.Module], nn.Module] = nn.ReLU, num_quantiles: int = 32,
                  quantile_embedding_size: int = 128, input_size: Optional[int] = None) -> None:
-        super().__init__()
         input_size = hidden_size if input_size is None else input_size
-        act = as_activation_class(activation)
-        self.fraction_net = nn.Linear(input_size, num_quantiles)
-        self.embed = nn.Sequential(nn.Linear(quantile_embedding_size, input_size), act())
-        self.register_buffer('frequencies', math.pi * torch.arange(1, quantile_embedding_size + 1,
-                                                                   dtype=torch.float32), persistent=False)
-        self.net = mlp(input_size, [hidden_size] * layer_num, act, out_dim=output_size, last_activation=False)
-
-    def quantile_values(self, x: torch.Tensor, tau: torch.Tensor) -> torch.Tensor:
-        """x [B, H], tau [B, K] -> F^-1(tau) [B, K, A] (cosine embedding as in IQN)."""
-        phi = self.embed(torch.cos(tau.unsqueeze(-1) * self.frequencies))  # [B, K, H]
-        return self.net(x.unsqueeze(1) * phi)
+        fraction_net = nn.Linear(input_size, num_quantiles)  # made first: seeded runs keep their initial weights
+        super().__init__(input_size, hidden_size, output_size, layer_num, as_activation_class(activation),
+                         quantile_embedding_size, first_frequency=1)
+        self.fraction_net = fraction_net
 
     def forward(self, x: torch.Tensor) -> Dict[str, torch.Tensor]:
         log_sizes = torch.log_softmax(self.fraction_net(x.detach()), dim=-1)  # [B, N] fraction sizes, in log
         sizes = log_sizes.exp()
         tau = torch.cat([torch.zeros_like(sizes[:, :1]), sizes.cumsum(-1)], dim=1)  # [B, N + 1]
         tau_hat = ((tau[:, :-1] + tau[:, 1:]) / 2).detach()
-        q = self.quantile_values(x, tau_hat)
+        q = self.quantile_values(x.unsqueeze(1), tau_hat.unsqueeze(-1))  # [B, N, A]
         logit = ((tau[:, 1:] - tau[:, :-1]).detach().unsqueeze(-1) * q).sum(1)
-        q_tau_i = self.quantile_values(x, tau[:, 1:-1].detach())
+        q_tau_i = self.quantile_values(x.unsqueeze(1), tau[:, 1:-1].detach().unsqueeze(-1))
         entropies = -(log_sizes * sizes).sum(-1, keepdim=True)
         return {'logit': logit, 'q': q, 'quantiles': tau, 'quantiles_hats': tau_hat, 'q_tau_i': q_tau_i,
                 'entropies': entropies}

@@ -19,27 +19,38 @@ from ding.model.heads import as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
 
 
-class QuantileHead(nn.Module):
-    """phi(tau) = ReLU(W cos(pi i tau) + b), i = 0..E-1 (the paper's cosine embedding); the
-    state features are multiplied elementwise by phi(tau), then an MLP gives one value per action."""
+class CosineQuantileValues(nn.Module):
+    """F^-1(tau) per action from state features x and fractions tau: phi(tau) = act(W cos(pi i tau) + b)
+    for i = first_frequency .. first_frequency + E - 1 (the cosine embedding of IQN, which FQF
+    reuses), multiplied elementwise into x, then an MLP to one value per action."""
+
+    def __init__(self, input_size: int, hidden_size: int, output_size: int, layer_num: int, act: Type[nn.Module],
+                 embedding_size: int, first_frequency: int) -> None:
+        super().__init__()
+        self.embed = nn.Sequential(nn.Linear(embedding_size, input_size), act())
+        self.register_buffer('frequencies', math.pi * torch.arange(first_frequency, first_frequency + embedding_size,
+                                                                   dtype=torch.float32), persistent=False)
+        self.net = mlp(input_size, [hidden_size] * layer_num, act, out_dim=output_size, last_activation=False)
+
+    def quantile_values(self, x: torch.Tensor, tau: torch.Tensor) -> torch.Tensor:
+        """tau [..., 1] and x broadcastable to [..., H] -> [..., A]."""
+        return self.net(x * self.embed(torch.cos(tau * self.frequencies)))
+
+
+class QuantileHead(CosineQuantileValues):
+    """IQN's head: `num_quantiles` fractions sampled per state, embedded from frequency 0."""
 
     def __init__(self, hidden_size: int, output_size: int, layer_num: int = 1,
                  activation: Union[Type[nn.Module], nn.Module] = nn.ReLU, num_quantiles: int = 32,
                  quantile_embedding_size: int = 128, input_size: Optional[int] = None) -> None:
-        super().__init__()
-        input_size = hidden_size if input_size is None else input_size
-        act = as_activation_class(activation)
+        super().__init__(hidden_size if input_size is None else input_size, hidden_size, output_size, layer_num,
+                         as_activation_class(activation), quantile_embedding_size, first_frequency=0)
         self.num_quantiles = num_quantiles
-        self.embed = nn.Sequential(nn.Linear(quantile_embedding_size, input_size), act())
-        self.register_buffer('frequencies', math.pi * torch.arange(quantile_embedding_size, dtype=torch.float32),
-                             persistent=False)
-        self.net = mlp(input_size, [hidden_size] * layer_num, act, out_dim=output_size, last_activation=False)
 
     def forward(self, x: torch.Tensor, num_quantiles: Optional[int] = None) -> Dict[str, torch.Tensor]:
         n, batch = num_quantiles or self.num_quantiles, x.shape[0]
         tau = torch.rand(n * batch, 1, device=x.device, dtype=x.dtype)
-        phi = self.embed(torch.cos(tau * self.frequencies))  # [N * B, H]
-        q = self.net(x.repeat(n, 1) * phi).view(n, batch, -1)  # repeat: row k * B + b is state b
+        q = self.quantile_values(x.repeat(n, 1), tau).view(n, batch, -1)  # repeat: row k * B + b is state b
         return {'logit': q.mean(0), 'q': q, 'quantiles': tau}
 
 
