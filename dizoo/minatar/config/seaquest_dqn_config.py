@@ -10,7 +10,9 @@ Measured here (benchmarks/minatar_configs.py, seed 0, 300k env steps in 152 s, o
 torch thread; benchmarks/results/minatar_configs.json): best evaluation 1.6 against
 0.08 for random play; it did not reach 10.
 The game needs far longer runs (the MinAtar paper trains 5M frames); one update per 2
-env steps instead of 8 gave no clear gain at equal wall time (240 s).
+env steps instead of 8 gave no clear gain at equal wall time (240 s). Trained on for 2M env
+steps (1,129 s, two runs sharing the machine's two cores;
+benchmarks/results/minatar_configs_2m.json), its best evaluation was 3.6: still short of 10.
 
 Train: ding -m serial -c seaquest_dqn_config.py -s 0"""
 from easydict import EasyDict
