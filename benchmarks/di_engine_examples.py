@@ -11,6 +11,7 @@ only `import gym` / `from gym import` changed to gymnasium (and LunarLander-v2 t
 that run one step, dqn_eval and collect_demo_data, have none to reach).
 
     python benchmarks/di_engine_examples.py [--timeout 90] [--only dqn,ppo | --acceptance] [--merge]
+        [--dt-dataset PATH] [--log-dir DIR]
 writes benchmarks/results/di_engine_examples.json (`--merge`: replaces only the rows run now).
 `--acceptance` runs issue 13's 15 examples, plus cql.py after collect_demo_data.py and the
 ppo_with_complex_obs variant below. A VARIANTS
@@ -43,6 +44,9 @@ EVALUATION = re.compile(r'evaluation: env_step=(\d+) train_iter=(\d+) return mea
 # Runs that cannot end (their stop value is out of reach): enough time to show they train and evaluate.
 TIME_CAP = {'ppo_with_complex_obs': 150.0}
 THREADS = 1
+# dt.py reads its dataset at a path relative to the working folder (lunarlander_dt_config.DATA_PATH):
+# `--dt-dataset` (made by `python -m dizoo.box2d.lunarlander.entry.lunarlander_dt_make_dataset`) is
+# linked there. bcq.py and edac.py read ~/.d4rl/datasets (dizoo.d4rl.entry.d4rl_make_dataset).
 
 
 def example_names() -> list:
@@ -72,7 +76,7 @@ def example_source(name: str) -> str:
     return text.replace(old, new)
 
 
-def run_one(name: str, folder: str, timeout: float) -> dict:
+def run_one(name: str, folder: str, timeout: float, log_dir: str = '') -> dict:
     path = os.path.join(folder, f'{name.replace("@", "_").replace("=", "_")}.py')
     with open(path, 'w') as f:
         f.write(example_source(name))
@@ -80,14 +84,20 @@ def run_one(name: str, folder: str, timeout: float) -> dict:
     # One torch thread, as the tests run: on a shared machine torch's thread pool makes these tiny
     # updates many times slower. The example's source is untouched.
     env = dict(os.environ, OMP_NUM_THREADS=str(THREADS))
-    proc = subprocess.Popen([sys.executable, path], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True, env=env)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        status = 'finished' if proc.returncode == 0 else 'error'
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, _ = proc.communicate()
+    log_path = os.path.join(log_dir or folder, f'{os.path.basename(path)[:-3]}.log')  # followable while it runs
+    with open(log_path, 'w') as log:
+        proc = subprocess.Popen([sys.executable, path], cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True, env=env)
+        try:
+            proc.wait(timeout=timeout)
+            status = 'finished' if proc.returncode == 0 else 'error'
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            status = None
+    with open(log_path) as log:
+        out = log.read()
+    if status is None:
         status = 'running' if 'Traceback (most recent call last)' not in out else 'error'
     lines = [line for line in out.splitlines() if line.strip()]
     errors = [line for line in lines if re.match(r'^\w+(\.\w+)*(Error|Exception|Exit)\b', line)]
@@ -103,6 +113,16 @@ def run_one(name: str, folder: str, timeout: float) -> dict:
     return row
 
 
+def link_dt_dataset(path: str, folder: str) -> None:
+    from dizoo.box2d.lunarlander.config.lunarlander_dt_config import DATA_PATH
+    if not os.path.isfile(path):
+        raise SystemExit(f'dt.py needs --dt-dataset (got {path!r}): make it with '
+                         'python -m dizoo.box2d.lunarlander.entry.lunarlander_dt_make_dataset --out PATH')
+    target = os.path.join(folder, DATA_PATH)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    os.symlink(os.path.abspath(path), target)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument('--timeout', type=float, default=90.0)
@@ -110,6 +130,8 @@ def main() -> None:
     p.add_argument('--acceptance', action='store_true')
     p.add_argument('--merge', action='store_true')
     p.add_argument('--note', default='')
+    p.add_argument('--log-dir', default='', help="keep each example's output there as NAME.log")
+    p.add_argument('--dt-dataset', default='', help="dt.py's LunarLander episodes (a DI-engine-layout pickle)")
     p.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results', 'di_engine_examples.json'))
     args = p.parse_args()
     names = example_names() + list(VARIANTS)
@@ -118,8 +140,10 @@ def main() -> None:
         names = [n for n in names if n in wanted]
     rows = []
     with tempfile.TemporaryDirectory() as folder:
+        if 'dt' in names:
+            link_dt_dataset(args.dt_dataset, folder)
         for name in names:
-            row = run_one(name, folder, min(args.timeout, TIME_CAP.get(name, args.timeout)))
+            row = run_one(name, folder, min(args.timeout, TIME_CAP.get(name, args.timeout)), args.log_dir)
             rows.append(row)
             print(json.dumps(row), flush=True)
     if args.merge and os.path.isfile(args.out):
