@@ -1,6 +1,7 @@
 """Shared fixtures: a Ray session for tests that launch on an existing cluster, and the check
 that no Ray process (raylet, gcs_server, workers) outlives a run."""
 import os
+import tempfile
 import time
 
 import psutil
@@ -48,6 +49,20 @@ def stop_clusters_started_since(since: float) -> None:
             p.kill()
         except psutil.NoSuchProcess:
             pass
+
+
+def forget_cluster_address(port: int) -> None:
+    """`ray start` records its cluster's address in <tmp>/ray/ray_current_cluster, and a later
+    `ray.init()` on this machine may try to join it; a cluster stopped by killing its processes
+    leaves the file behind. Remove it when it names this port (a cluster this test started)."""
+    path = os.path.join(tempfile.gettempdir(), 'ray', 'ray_current_cluster')
+    try:
+        with open(path) as f:
+            address = f.read().strip()
+    except FileNotFoundError:
+        return
+    if address.endswith(f':{port}'):
+        os.remove(path)
 
 
 def assert_no_ray_left(since: float, wait_s: float = 20.0) -> None:

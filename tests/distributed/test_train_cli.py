@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from tests.distributed.conftest import assert_no_ray_left, ray_processes, stop_clusters_started_since
+from tests.distributed.conftest import (assert_no_ray_left, forget_cluster_address, ray_processes,
+                                        stop_clusters_started_since)
 
 BIN = os.path.dirname(sys.executable)
 DING, RAY = os.path.join(BIN, 'ding'), os.path.join(BIN, 'ray')
@@ -110,6 +111,7 @@ def test_a_run_joins_a_cluster_started_with_ray_start_and_leaves_it_running(tmp_
         assert any('raylet' in text for _, text in ray_processes(since))  # not the run's to stop
     finally:
         stop_clusters_started_since(since)  # only the one this test started
+        forget_cluster_address(port)
     assert_no_ray_left(since)
 
 
