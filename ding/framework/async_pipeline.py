@@ -26,6 +26,10 @@ Bounds and guarantees
   async mode runs a step's middlewares concurrently). From then on both run on that step's
   ctx at once, as in DI-engine; the step completes (backward parts, in the order their
   forward parts finished) only once the waiting stage's forward part has returned.
+  An event may also come from a later step (a learner last waiting for the next collection).
+  So a feeding thread that blocks in `wait_for` during an inline step first hands the feeding
+  on to a new thread, and while any stage waits, the next step is fed overlapped: an inline
+  step would wait for the waiting one to complete. Steps still complete in order.
 
 Kept fields (env_step, train_iter, ...) live in one KeptLedger. Each middleware call loads
 the newest values into its ctx and folds its changes back (integers as increments), so no
@@ -39,6 +43,7 @@ A stage always sees its own earlier writes (a collector's env_step is exact).
 import queue
 import sys
 import threading
+import time
 from typing import Callable, List, Optional
 
 from ding.framework.context import Context
@@ -49,8 +54,13 @@ from ding.framework.overlap_schedule import OverlapSchedule
 from ding.framework.thread_budget import async_thread_budget, torch_thread_budget
 
 
+class _RunFailed(Exception):
+    """Raised in a stage that was about to start a step after the run failed (not recorded:
+    the first error is)."""
+
+
 class _Step:
-    __slots__ = ('index', 'ctx', 'stack', 'handed_on', 'waiting')
+    __slots__ = ('index', 'ctx', 'stack', 'handed_on', 'waiting', 'feeder', 'fed_on')
 
     def __init__(self, index: int, ctx: Context) -> None:
         self.index = index
@@ -58,6 +68,8 @@ class _Step:
         self.stack = BackwardStack()
         self.handed_on: set = set()  # stages that passed this step on early (blocked in wait_for)
         self.waiting = 0  # of those, how many are still in their forward part
+        self.feeder = False  # run inline by a feeding thread
+        self.fed_on = False  # that thread blocked in wait_for and handed the feeding to a new one
 
 
 class _Stage:
@@ -96,6 +108,9 @@ class AsyncPipeline:
         self._cv = threading.Condition()
         self._done = [0] * len(self._stages)  # steps each fresh_weights stage finished (forward part)
         self._completed = 0
+        self._waiting = 0  # stages blocked in task.wait_for now
+        self._feeders: List[threading.Thread] = []  # feeding threads started by a hand-off
+        self._max_step = 0
         self._error: Optional[BaseException] = None
         self._last_ctx = first_ctx
         # None: share the cores among the stages that can be busy at once (thread_budget.py).
@@ -126,10 +141,13 @@ class AsyncPipeline:
                 target=self._stage_loop, args=(stage, ), name=f'ding-stage-{middleware_name(stage.fn)}', daemon=True
             )
             stage.thread.start()
+        self._max_step = max_step
         try:
-            self._feed(max_step)
+            self._feed(0)
+            self._join_feeders()
         except BaseException as err:  # e.g. KeyboardInterrupt in the feeding thread
             self._fail(err)
+            self._join_feeders()
         finally:
             self._stages[0].inbox.put(None)
             for stage in self._stages:
@@ -140,25 +158,51 @@ class AsyncPipeline:
         self._ledger.load(self._last_ctx)
         return self._last_ctx
 
-    def _feed(self, max_step: int) -> None:
-        for s in range(max_step):
+    def _feed(self, first: int) -> None:
+        """Feed steps first, first + 1, ... until max_step, finish, an error, or a hand-off of
+        the feeding to another thread (this one blocked in wait_for during an inline step)."""
+        for s in range(first, self._max_step):
+            with self._cv:
+                if self.schedule.wants_drain():  # its next choice needs the steps in flight measured
+                    self._wait_until(lambda: self._completed >= s, s)
             overlap = self.schedule.next_overlaps()
-            with self._cv:  # an inline step waits for every earlier step
-                while not (self._completed >= s - (self._max_lag if overlap else 0) or self._stopping(s)):
-                    self._cv.wait(0.1)
+            with self._cv:
+                # an inline step waits for every earlier step; if one of them waits for an event,
+                # that event may come from this step, so it is fed overlapped instead
+                forced = lambda: not overlap and self._waiting > 0 and self._can_overlap()  # noqa: E731
+                self._wait_until(lambda: self._completed >= s - (self._max_lag if overlap or forced() else 0), s)
+                overlap = overlap or forced()
                 if self._stopping(s):
                     return
-            self.schedule.step_fed()
+            self.schedule.step_fed(overlap)
             step = _Step(s, self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s))
             if overlap:
                 self._stages[0].inbox.put(step)
-            elif not self._run_inline(step):
+            elif not self._run_inline(step) or step.fed_on:
                 return
+
+    def _wait_until(self, ready: Callable[[], bool], s: int) -> None:
+        while not (ready() or self._stopping(s)):
+            self._cv.wait(0.1)
+
+    def _feed_on(self, first: int) -> None:
+        try:
+            self._feed(first)
+        except BaseException as err:
+            self._fail(err)
+
+    def _join_feeders(self) -> None:
+        i = 0
+        while i < len(self._feeders):  # a feeder appends its successor before it exits
+            self._feeders[i].join()
+            i += 1
 
     def _run_inline(self, step: _Step) -> bool:
         """All stages of `step` in this thread, then its backward parts; False on an error.
         A stage that calls `task.wait_for` hands the rest of the step to the stage threads, as
         in an overlapped step, so a later middleware of the step can emit the event."""
+        step.feeder = True
+        cpu, wall = time.thread_time(), time.perf_counter()
         try:
             for stage in self._stages:
                 try:
@@ -171,6 +215,8 @@ class AsyncPipeline:
                             self._cv.notify_all()
                 if handed_on:
                     return self._error is None  # the last stage's thread completes the step
+            if not step.fed_on:  # a step that blocked on another thread's event says nothing of this one's cost
+                self.schedule.inline_step_timed(time.thread_time() - cpu, time.perf_counter() - wall)
             self._complete(step)
         except BaseException as err:
             step.stack.discard()
@@ -234,25 +280,45 @@ class AsyncPipeline:
 
     def _forward(self, stage: _Stage, step: _Step) -> None:
         self._local.stack, self._local.lock = step.stack, stage.lock
-        self._local.before_wait = lambda: self._hand_on(stage, step)
+        waits = []
+        self._local.before_wait = lambda: self._hand_on(stage, step, waits)
         try:
             with stage.lock:
+                if self._error is not None:  # failed while this step waited for the stage
+                    raise _RunFailed()
                 self._ledger.run(step.ctx, step.stack.run_forward, stage.fn, step.ctx, stage.lock)
         finally:
             self._local.stack = self._local.lock = self._local.before_wait = None
+            if waits:
+                with self._cv:
+                    self._waiting -= 1
+                    self._cv.notify_all()
 
-    def _hand_on(self, stage: _Stage, step: _Step) -> None:
-        """Called by `task.wait_for` in a stage thread: let the next stage start this step now."""
-        if stage.index == len(self._stages) - 1 or stage.index in step.handed_on:
-            return
-        with self._cv:
-            step.handed_on.add(stage.index)
-            step.waiting += 1
-        self._stages[stage.index + 1].inbox.put(step)
+    def _hand_on(self, stage: _Stage, step: _Step, waits: list) -> Callable[[], bool]:
+        """Called by `task.wait_for` in a stage: let the next stage start this step now, and
+        if this thread feeds the pipeline, start a new feeding thread. Returns what tells the
+        wait that the run failed (also before it began: the release came earlier)."""
+        if not waits:
+            waits.append(True)
+            with self._cv:
+                self._waiting += 1
+                self._cv.notify_all()  # a feeding thread waiting to run a step inline feeds it overlapped
+        if step.feeder and not step.fed_on:
+            step.fed_on = True
+            feeder = threading.Thread(target=self._feed_on, args=(step.index + 1, ), name='ding-feeder', daemon=True)
+            self._feeders.append(feeder)
+            feeder.start()
+        if stage.index < len(self._stages) - 1 and stage.index not in step.handed_on:
+            with self._cv:
+                step.handed_on.add(stage.index)
+                step.waiting += 1
+            self._stages[stage.index + 1].inbox.put(step)
+        return lambda: self._error is not None
 
     def _complete(self, step: _Step) -> None:
-        with self._cv:  # a stage that handed this step on may still be in its forward part
-            while step.waiting and self._error is None:
+        with self._cv:  # a stage that handed this step on may still be in its forward part; and
+            # a step that blocked in wait_for in the feeding thread may finish after later ones
+            while (step.waiting or self._completed < step.index) and self._error is None:
                 self._cv.wait(0.1)
         if self._error is not None:
             step.stack.discard()

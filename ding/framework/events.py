@@ -52,13 +52,14 @@ class EventBus:
         for fn, _ in handlers:
             fn(*args, **kwargs)
 
-    def wait_for(self, event: str, timeout: float = math.inf,
-                 ignore_timeout_exception: bool = True) -> Optional[Tuple[tuple, dict]]:
+    def wait_for(self, event: str, timeout: float = math.inf, ignore_timeout_exception: bool = True,
+                 cancelled: Callable[[], bool] = lambda: False) -> Optional[Tuple[tuple, dict]]:
         """Block until `event` is emitted; returns its `(args, kwargs)`.
 
         On timeout returns None (or raises TimeoutError when `ignore_timeout_exception` is
         False); `close()` (task.stop) and `release_waiters()` (a failed run) release every
-        waiter with None.
+        waiter with None. So does `cancelled()` true, checked before waiting and at each release:
+        a run that failed before this wait began releases it too.
         """
         received: List[Tuple[tuple, dict]] = []
 
@@ -70,12 +71,12 @@ class EventBus:
         with self._cv:
             releases = self._releases
             self.once(event, _receive)
-            self._cv.wait_for(lambda: received or self._closed or self._releases != releases,
+            self._cv.wait_for(lambda: received or self._closed or self._releases != releases or cancelled(),
                               None if math.isinf(timeout) else timeout)
             if received:
                 return received[0]
             self.off(event, _receive)
-            released = self._closed or self._releases != releases
+            released = self._closed or self._releases != releases or cancelled()
         if not released and not ignore_timeout_exception:
             raise TimeoutError(f'no {event!r} event within {timeout} s')
         return None

@@ -11,15 +11,21 @@ So async_mode measures both schedules as it runs and keeps the faster:
   stages itself (the sync schedule: no hand-offs, fresh weights everywhere).
 
 Inline is always within async_mode's contract (at most `max_lag` steps of lag; 0 is allowed).
-`auto` alternates segments: a probe of `probe_steps` in each schedule, then `exploit_steps` in
-the faster, then a new probe of the other, and so on; each time a measurement confirms the
-choice, the next exploit segment is twice as long (up to 8x), so a stable choice spends ever
-fewer steps probing the slower schedule, and a probe 25% slower than the other schedule after
-two steps ends there. A schedule's cost is the median interval
-between step completions in its latest segment (robust to an evaluation step now and then).
-Inline is kept unless overlap is faster by more than `margin`. `overlap` or `inline` fixes the
-schedule; a pipeline that cannot overlap at all (max_lag=0, or an on-policy learner last) runs
-inline.
+`auto` alternates segments: a probe of `probe_steps` in each schedule, inline first, then
+`exploit_steps` in the faster, then a new probe of the other, and so on; each time a measurement
+confirms the choice, the next exploit segment is twice as long (up to 8x), so a stable choice
+spends ever fewer steps probing the slower schedule, and a probe 25% slower than the other
+schedule after two steps ends there. A schedule's cost is the median interval between step
+completions in its latest segment (robust to an evaluation step now and then). Inline is kept
+unless overlap is faster by more than `margin`. `overlap` or `inline` fixes the schedule; a
+pipeline that cannot overlap at all (max_lag=0, or an on-policy learner last) runs inline.
+
+Inline goes first, and may go on longer, because an overlapped step can cost several inline
+ones (3x on DQN CartPole: the learner's small torch ops and the Python-heavy collector trade the
+GIL), which a short run never wins back. What hints that overlap will pay is an inline step that
+leaves its thread idle, waiting for env processes, a simulator or a GPU. When the feeding
+thread was busy for at least `cpu_bound` of each inline probe step (median of thread CPU time
+over wall time), the overlap probe waits until `defer_steps` more inline steps have run.
 """
 import logging
 import time
@@ -32,6 +38,12 @@ MAX_EXPLOIT_GROWTH = 8  # a stable choice is re-probed every 8 x exploit_steps a
 CLEARLY_SLOWER = 1.25  # a probe this much slower than the other schedule after 2 steps ends there
 
 
+def _median(values: List[float]) -> float:
+    values = sorted(values)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else 0.5 * (values[mid - 1] + values[mid])
+
+
 class _Segment:
     __slots__ = ('overlap', 'planned', 'probe', 'fed', 'start', 'done_at')
 
@@ -42,23 +54,28 @@ class _Segment:
 
     def median_interval(self) -> float:
         times = [self.start] + self.done_at
-        gaps = sorted(b - a for a, b in zip(times, times[1:]))
-        return gaps[len(gaps) // 2] if len(gaps) % 2 else 0.5 * (gaps[len(gaps) // 2 - 1] + gaps[len(gaps) // 2])
+        return _median([b - a for a, b in zip(times, times[1:])])
 
 
 class OverlapSchedule:
-    """Called by the feeding thread before each step (`next_overlaps`), then as it feeds it
-    (`step_fed`: after an inline step's wait for the steps in flight, which is not its cost),
-    and, in step order, as each step completes (`step_completed`, under the pipeline's lock)."""
+    """Called by the feeding thread before each step (`wants_drain`, then `next_overlaps`), then
+    as it feeds it (`step_fed`: after an inline step's wait for the steps in flight, which is not
+    its cost), after each inline step it ran (`inline_step_timed`), and, in step order, as each
+    step completes (`step_completed`, under the pipeline's lock)."""
 
     def __init__(self, schedule: str = 'auto', can_overlap: bool = True, probe_steps: int = 4,
-                 exploit_steps: int = 32, margin: float = 0.03, clock: Callable[[], float] = time.perf_counter) -> None:
+                 exploit_steps: int = 32, margin: float = 0.03, cpu_bound: float = 0.85, defer_steps: int = 64,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if schedule not in SCHEDULES:
             raise ValueError(f'async schedule must be one of {SCHEDULES}, got {schedule!r}')
-        if probe_steps < 2 or exploit_steps < 1:
-            raise ValueError(f'probe_steps must be >= 2 and exploit_steps >= 1, got {probe_steps}, {exploit_steps}')
+        if probe_steps < 2 or exploit_steps < 1 or defer_steps < 0:
+            raise ValueError(f'probe_steps must be >= 2, exploit_steps >= 1 and defer_steps >= 0, '
+                             f'got {probe_steps}, {exploit_steps}, {defer_steps}')
         self.schedule = schedule if can_overlap else 'inline'
         self._probe, self._exploit, self._margin, self._clock = probe_steps, exploit_steps, margin, clock
+        self._cpu_bound, self._defer = cpu_bound, defer_steps
+        self._cpu_shares: List[float] = []  # thread CPU / wall of the first inline probe's steps
+        self._deferred = False
         self._segments: List[_Segment] = []  # fed, oldest first; completed ones are measured and dropped
         self._cost: Dict[bool, float] = {}  # overlap? -> median seconds between completions, latest segment
         self._best: Optional[bool] = None
@@ -66,6 +83,13 @@ class OverlapSchedule:
         self._next = False
         self._planned = 0
         self._exploit_now = exploit_steps  # doubles while probes confirm the choice, up to MAX_EXPLOIT_GROWTH x
+
+    def wants_drain(self) -> bool:
+        """True when the next choice needs both probes measured and steps are still in flight:
+        the feeding thread then waits for them to complete before `next_overlaps`."""
+        if self.schedule != 'auto' or (self._segments and self._segments[-1].fed < self._segments[-1].planned):
+            return False
+        return self._planned >= 2 and len(self._cost) < 2
 
     def next_overlaps(self) -> bool:
         """Whether the step about to be fed overlaps those in flight."""
@@ -81,8 +105,10 @@ class OverlapSchedule:
         self._next = overlap
         return overlap
 
-    def step_fed(self) -> None:
-        self._steps[self._next] += 1
+    def step_fed(self, overlapped: Optional[bool] = None) -> None:
+        """`overlapped`: how the pipeline fed it (it overlaps a step the schedule meant inline
+        while an earlier step waits for an event); default, as `next_overlaps` said."""
+        self._steps[self._next if overlapped is None else overlapped] += 1
         current = self._segments[-1] if self._segments else None
         if current is not None and current.start is None:
             current.start = self._clock()
@@ -99,17 +125,30 @@ class OverlapSchedule:
             self._cost[oldest.overlap] = oldest.median_interval()
             self._decide(oldest.probe)
 
+    def inline_step_timed(self, cpu_s: float, wall_s: float) -> None:
+        """The feeding thread's CPU time and the wall time of an inline step it ran."""
+        if self.schedule == 'auto' and self._planned == 1 and wall_s > 0:  # the first (inline) probe
+            self._cpu_shares.append(cpu_s / wall_s)
+
     def summary(self) -> Dict[str, object]:
         """Steps run in each schedule, and the latest measured cost of each (ms per step)."""
         return {'schedule': self.schedule, 'overlapped_steps': self._steps[True], 'inline_steps': self._steps[False],
+                'inline_cpu_share': round(_median(self._cpu_shares), 3) if self._cpu_shares else None,
                 'ms_per_step': {('overlap' if k else 'inline'): round(v * 1e3, 3) for k, v in self._cost.items()}}
 
     def _plan_next(self) -> _Segment:
-        """Probe overlap, probe inline, then alternately exploit the faster and probe the other."""
+        """Probe inline, probe overlap (after `defer_steps` more inline steps when the inline
+        probe kept its thread busy), then alternately exploit the faster and probe the other."""
+        if self._planned == 1 and not self._deferred and self._defer and self._cpu_shares \
+                and _median(self._cpu_shares) >= self._cpu_bound:
+            self._deferred = True
+            logger.info('async_mode: inline steps kept their thread %.0f%% busy; probing overlap after %d more',
+                        100 * _median(self._cpu_shares), self._defer)
+            return _Segment(False, self._defer, probe=False)
         n, self._planned = self._planned, self._planned + 1
         if n < 2:
-            return _Segment(n == 0, self._probe, probe=True)
-        best = bool(self._best)  # both probes are measured by now: each inline step waits for all before it
+            return _Segment(n == 1, self._probe, probe=True)
+        best = bool(self._best)  # both probes are measured by now (`wants_drain`)
         if n % 2 == 0:
             return _Segment(best, self._exploit_now, probe=False)
         return _Segment(not best, self._probe, probe=True)

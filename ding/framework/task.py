@@ -312,9 +312,10 @@ class Task:
         of the run. In an async pipeline stage the step goes on to the next stage first, so a
         later middleware of the same step can emit the event (async_pipeline.py)."""
         before_wait = getattr(self._local, 'before_wait', None)
-        if before_wait is not None:
-            before_wait()
-        return self._events.wait_for(event, timeout, ignore_timeout_exception)
+        if before_wait is None:
+            return self._events.wait_for(event, timeout, ignore_timeout_exception)
+        run_failed = before_wait()  # a stage of an async run that failed waits for nothing
+        return self._events.wait_for(event, timeout, ignore_timeout_exception, cancelled=run_failed)
 
     # ---- roles and labels ------------------------------------------------------------------
     def add_role(self, role: Role) -> None:

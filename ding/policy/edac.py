@@ -76,14 +76,18 @@ class EDACPolicy(SACPolicy):
             target_alpha = alpha if self._cfg.learn.with_q_entropy else torch.zeros_like(alpha)
             target = soft_q_target(reward, done, self._target_model.q_all(next_obs, next_action), next_logp,
                                    target_alpha, self._gamma, nstep)
-        q = model.q_all(obs, action)
-        loss_q, td_abs = critic_loss(q, target, weight)
         stats = {}
         if self._eta > 0:
+            # one ensemble pass serves both losses: each member sees the data action through its own copy
             per_member = action.unsqueeze(0).expand(model.ensemble_num, -1, -1).clone().requires_grad_(True)
-            diversity = ensemble_gradient_diversity_loss(model.q_per_member_action(obs, per_member), per_member)
-            loss_q = loss_q + self._eta * diversity
+            q = model.q_per_member_action(obs, per_member)
+            diversity = ensemble_gradient_diversity_loss(q, per_member)
             stats['diversity_loss'] = diversity
+        else:
+            q = model.q_all(obs, action)
+        loss_q, td_abs = critic_loss(q, target, weight)
+        if self._eta > 0:
+            loss_q = loss_q + self._eta * diversity
         new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)

@@ -1,6 +1,7 @@
 """async_mode's choice between overlapped and inline steps (overlap_schedule.py)."""
 import itertools
 import threading
+import time
 
 import pytest
 
@@ -18,13 +19,17 @@ class FakeClock:
         return self.now
 
 
-def drive(schedule: OverlapSchedule, clock: FakeClock, steps: int, cost: dict) -> list:
-    """Feed `steps` steps one at a time, each completing after cost[overlap] seconds."""
+def drive(schedule: OverlapSchedule, clock: FakeClock, steps: int, cost: dict, cpu_share: float = 0.5) -> list:
+    """Feed `steps` steps one at a time, each completing after cost[overlap] seconds; an inline
+    step keeps the feeding thread busy for `cpu_share` of that."""
     modes = []
     for _ in range(steps):
+        assert not schedule.wants_drain()  # nothing is in flight here
         overlap = schedule.next_overlaps()
         schedule.step_fed()
         clock.now += cost[overlap]
+        if not overlap:
+            schedule.inline_step_timed(cpu_share * cost[overlap], cost[overlap])
         schedule.step_completed()
         modes.append(overlap)
     return modes
@@ -36,7 +41,7 @@ def test_auto_keeps_the_faster_schedule_and_probes_the_other(faster):
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=32, clock=clock)
     cost = {faster: 0.010, not faster: 0.011}  # 10% apart: probes run to their end
     modes = drive(schedule, clock, 4 + 4 + 32 + 4 + 32, cost)
-    assert modes[:8] == [True] * 4 + [False] * 4  # both probed, overlap first
+    assert modes[:8] == [False] * 4 + [True] * 4  # both probed, inline first
     assert modes[8:40] == [faster] * 32  # then the faster exploited
     assert modes[40:44] == [not faster] * 4  # the other probed again
     assert modes[44:] == [faster] * 32
@@ -59,8 +64,8 @@ def test_auto_switches_when_the_costs_change():
 def test_a_confirmed_choice_is_probed_ever_more_rarely():
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
-    modes = drive(schedule, clock, 600, {True: 0.010, False: 0.011})
-    runs = [len(list(g)) for _, g in itertools.groupby(modes)]  # probe overlap, probe inline, exploit, probe, ...
+    modes = drive(schedule, clock, 600, {True: 0.011, False: 0.010})
+    runs = [len(list(g)) for _, g in itertools.groupby(modes)]  # probe inline, probe overlap, exploit, probe, ...
     exploits = runs[2::2]
     assert exploits[:5] == [8, 16, 32, 64, 64]
     assert all(r == 4 for r in runs[1::2])
@@ -73,7 +78,7 @@ def test_a_tie_goes_inline_and_an_evaluation_step_does_not_decide():
     for i in range(5 + 5 + 8):
         overlap = schedule.next_overlaps()
         schedule.step_fed()
-        slow_eval = overlap is False and i == 7  # one long step in the inline probe: the median ignores it
+        slow_eval = overlap is False and i == 2  # one long step in the inline probe: the median ignores it
         clock.now += 0.5 if slow_eval else (0.0101 if overlap else 0.0100)
         schedule.step_completed()
         modes.append(overlap)
@@ -81,14 +86,41 @@ def test_a_tie_goes_inline_and_an_evaluation_step_does_not_decide():
 
 
 @pytest.mark.parametrize('faster, expected', [
-    (True, [(True, 4), (False, 2), (True, 8), (False, 2), (True, 16)]),  # inline probes end after 2 steps
-    (False, [(True, 4), (False, 4 + 8), (True, 2), (False, 16)]),  # the first probe has nothing to compare with
+    (True, [(False, 4), (True, 4 + 8), (False, 2), (True, 16)]),  # the first probe has nothing to compare with
+    (False, [(False, 4), (True, 2), (False, 8), (True, 2), (False, 16)]),  # overlap probes end after 2 steps
 ])
 def test_a_probe_clearly_slower_after_two_steps_ends_there(faster, expected):
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
     modes = drive(schedule, clock, sum(n for _, n in expected), {faster: 0.010, not faster: 0.020})
     assert [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)] == expected
+
+
+@pytest.mark.parametrize('cpu_share, expected', [
+    (0.95, [(False, 4 + 64), (True, 4), (False, 8)]),  # inline steps kept their thread busy: overlap probed late
+    (0.5, [(False, 4), (True, 4), (False, 8)]),  # they waited on something: overlap probed at once
+])
+def test_overlap_is_probed_late_after_inline_steps_that_kept_their_thread_busy(cpu_share, expected):
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, cpu_bound=0.85, defer_steps=64, clock=clock)
+    modes = drive(schedule, clock, sum(n for _, n in expected), {True: 0.011, False: 0.010}, cpu_share)
+    assert [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)] == expected
+    assert schedule.summary()['inline_cpu_share'] == cpu_share
+
+
+def test_the_choice_after_both_probes_waits_for_the_steps_in_flight():
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=2, exploit_steps=8, clock=clock)
+    drive(schedule, clock, 2, {True: 0.01, False: 0.02})  # the inline probe
+    for _ in range(2):  # the overlap probe, fed while nothing of it has completed
+        assert schedule.next_overlaps() is True
+        schedule.step_fed()
+    assert schedule.wants_drain()  # the exploit segment's schedule is not known yet
+    for _ in range(2):
+        clock.now += 0.01
+        schedule.step_completed()
+    assert not schedule.wants_drain()
+    assert schedule.next_overlaps() is True  # measured faster
 
 
 @pytest.mark.parametrize('name', ['overlap', 'inline'])
@@ -138,6 +170,47 @@ def test_stages_that_cannot_run_at_once_are_run_inline(fresh_task):
         task.use(stage).use(stage)
         task.run(4 + 4 + 32)
     assert task.async_schedule_summary['inline_steps'] == 4 + 32
+
+
+def test_a_busy_inline_step_is_not_overlapped_in_a_short_run(fresh_task):
+    def busy(ctx):  # pure Python: holds the GIL and its core for the whole step
+        end = time.thread_time() + 0.003
+        while time.thread_time() < end:
+            pass
+
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
+        task.use(busy).use(busy)
+        task.run(30)
+    summary = task.async_schedule_summary
+    assert summary['inline_steps'] == 30 and summary['inline_cpu_share'] > 0.85
+
+
+@pytest.mark.parametrize('schedule', ['inline', 'auto', 'overlap'])
+def test_a_last_stage_waiting_for_the_next_steps_event_does_not_hang(fresh_task, schedule):
+    """The learner of step s waits for what the collector emits in step s + 1: an inline step
+    hands the feeding to a new thread and the next step overlaps; steps still complete in order."""
+    steps, completed, threads_before = 6, [], threading.active_count()
+    received = [threading.Event() for _ in range(steps)]
+
+    def collector(ctx):
+        s = ctx.total_step
+        deadline = time.monotonic() + 10
+        while s > 0 and not received[s - 1].is_set() and time.monotonic() < deadline:
+            task.emit(f'collected_{s}')  # until the learner of step s - 1, perhaps not waiting yet, has it
+            received[s - 1].wait(0.01)
+
+    def learner(ctx):
+        if ctx.total_step < steps - 1:
+            assert task.wait_for(f'collected_{ctx.total_step + 1}', timeout=10) is not None
+            received[ctx.total_step].set()
+        yield
+        completed.append(ctx.total_step)
+
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1, async_schedule=schedule):
+        task.use(collector).use(learner)
+        task.run(steps)
+    assert completed == list(range(steps))
+    assert threading.active_count() == threads_before  # no stage or feeding thread left
 
 
 def test_a_wrong_schedule_name_fails_at_start(fresh_task):
