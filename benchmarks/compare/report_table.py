@@ -2,10 +2,11 @@
 framework, each cell 'median wall s / median env steps (seeds reached / seeds)'."""
 from typing import Any, Dict, List, Optional
 
-from aggregate import speed_ratio
+from aggregate import async_ratio, speed_ratio
 from benchmark_specs import EVAL_EVERY_ENV_STEPS
 
-FRAMEWORK_TITLES = {'ours': 'ding (ours)', 'sb3': 'Stable-Baselines3', 'tianshou': 'Tianshou'}
+FRAMEWORK_TITLES = {'ours': 'ding (ours)', 'ours_async': 'ding (ours), async_mode', 'sb3': 'Stable-Baselines3',
+                    'tianshou': 'Tianshou'}
 ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
 
 
@@ -38,14 +39,15 @@ def format_ratio(ratio: Optional[float]) -> str:
 
 
 def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> List[str]:
-    rows = []
+    rows, with_async = [], 'ours_async' in frameworks
     per_fw = bench['frameworks']
     for i, threshold in enumerate(bench['thresholds']):
         cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget'], per_fw[f].get('runs'),
                              bench.get('wall_cap_s')) if f in per_fw else 'not run' for f in frameworks]
         label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
+        ratios = [speed_ratio(per_fw, i)] + ([async_ratio(per_fw, i)] if with_async else [])
         rows.append(f"| {label} | {threshold:g} | " + ' | '.join(cells) +
-                    f' | {format_ratio(speed_ratio(per_fw, i))} |')
+                    ''.join(f' | {format_ratio(r)}' for r in ratios) + ' |')
     return rows
 
 
@@ -68,8 +70,8 @@ def render_markdown(results: Dict[str, Any]) -> str:
         'reached it.',
         '',
         '| benchmark | threshold | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in frameworks) +
-        ' | ours / fastest peer |',
-        '|---|---|' + '---|' * len(frameworks) + '---|',
+        ' | ours / fastest peer |' + (' async / sync (ours) |' if 'ours_async' in frameworks else ''),
+        '|---|---|' + '---|' * len(frameworks) + '---|' + ('---|' if 'ours_async' in frameworks else ''),
     ]
     for name, bench in results['benchmarks'].items():
         lines += benchmark_rows(name, bench, frameworks)

@@ -31,7 +31,8 @@ from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL
 from report_table import render_markdown  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
 
-FRAMEWORKS = ('ours', 'sb3', 'tianshou')
+# 'ours_async': our runner with async_mode=True, so that sync and async alternate seed by seed
+FRAMEWORKS = ('ours', 'ours_async', 'sb3', 'tianshou')
 REPO_ROOT = HERE.parent.parent
 # Seconds a runner may take beyond its wall cap (imports, setup, the last training chunk)
 # before the harness kills it.
@@ -40,9 +41,9 @@ STARTUP_MARGIN_S = 300.0
 
 def runner_command(python: str, framework: str, bench: str, seed: int, out: Path, max_env_steps: int,
                    max_wall_s: float, torch_threads: int, extra: Sequence[str] = ()) -> List[str]:
-    return [python, str(HERE / 'runners' / f'{framework}_runner.py'), '--benchmark', bench, '--seed', str(seed),
-            '--out', str(out), '--max-env-steps', str(max_env_steps), '--max-wall-s', str(max_wall_s),
-            '--torch-threads', str(torch_threads), *extra]
+    return [python, str(HERE / 'runners' / f'{runner_of(framework)}_runner.py'), '--benchmark', bench,
+            '--seed', str(seed), '--out', str(out), '--max-env-steps', str(max_env_steps),
+            '--max-wall-s', str(max_wall_s), '--torch-threads', str(torch_threads), *extra]
 
 
 def run_process(cmd: List[str], console_log: Path, timeout_s: float, env: Dict[str, str]) -> Dict[str, Any]:
@@ -59,9 +60,13 @@ def run_process(cmd: List[str], console_log: Path, timeout_s: float, env: Dict[s
     return {'returncode': rc, 'timed_out': timed_out, 'elapsed_s': round(time.perf_counter() - t0, 2)}
 
 
+def runner_of(framework: str) -> str:
+    return 'ours' if framework == 'ours_async' else framework
+
+
 def runner_env(framework: str) -> Dict[str, str]:
     env = dict(os.environ)
-    if framework != 'ours':
+    if runner_of(framework) != 'ours':
         env.pop('PYTHONPATH', None)  # a peer venv must not see our package
     return env
 
@@ -71,7 +76,8 @@ def log_stem(logs_dir: Path, bench: str, framework: str, seed: int) -> Path:
 
 
 def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
-    pythons = {f: sys.executable if f == 'ours' else str(ensure_venv(args.venv_root, f)) for f in args.frameworks}
+    pythons = {f: sys.executable if runner_of(f) == 'ours' else str(ensure_venv(args.venv_root, f))
+               for f in args.frameworks}
     for bench in args.benchmarks:
         spec = BENCHMARKS[bench]
         budget, cap = budget_and_cap(spec, args.quick)
@@ -79,7 +85,8 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
             for framework in frameworks_of(spec, args.frameworks):  # interleaved: drifting load hits all alike
                 stem = log_stem(logs_dir, bench, framework, seed)
                 stem.parent.mkdir(parents=True, exist_ok=True)
-                extra = ['--async-mode'] if framework == 'ours' and args.ours_async else []
+                use_async = framework == 'ours_async' or (framework == 'ours' and args.ours_async)
+                extra = ['--async-mode'] if use_async else []
                 cmd = runner_command(pythons[framework], framework, bench, seed, stem.with_suffix('.jsonl'), budget,
                                      cap, args.torch_threads, extra)
                 print(f'[compare] {bench} seed {seed} {framework} ...', flush=True)
@@ -94,7 +101,7 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
 
 def frameworks_of(spec: BenchmarkSpec, asked: Sequence[str]) -> List[str]:
     """The asked frameworks that have a runner for this benchmark's algorithm."""
-    return [f for f in asked if f in spec.frameworks]
+    return [f for f in asked if runner_of(f) in spec.frameworks]
 
 
 def budget_and_cap(spec: BenchmarkSpec, quick: bool) -> tuple:

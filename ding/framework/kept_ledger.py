@@ -71,21 +71,32 @@ class KeptLedger:
 
     def run(self, ctx: Context, fn: Callable, *args: Any) -> Any:
         """`fn(*args)` between a load and a fold of `ctx` (the fold runs even on error)."""
+        entry = self.begin(ctx)
+        try:
+            return fn(*args)
+        finally:
+            self.end(ctx, entry)
+
+    def begin(self, ctx: Context) -> list:
+        """Load the newest values into `ctx`, unless calls on it are running: then they share
+        its snapshot. Between `begin` and `end` a step that runs alone (an inline step) may call
+        its middlewares directly: nothing else can change the record meanwhile."""
         with self._lock:
             entry = self._active.get(id(ctx))
             if entry is None:
                 entry = self._active[id(ctx)] = [dict(self._values), 0]
                 self._write(ctx, entry[0])
             entry[1] += 1
-        try:
-            return fn(*args)
-        finally:
-            with self._lock:
-                self._fold(ctx, entry[0])
-                entry[0] = {name: getattr(ctx, name) for name in ctx.kept_names if hasattr(ctx, name)}
-                entry[1] -= 1
-                if entry[1] == 0:
-                    del self._active[id(ctx)]
+        return entry
+
+    def end(self, ctx: Context, entry: list) -> None:
+        """Fold what changed on `ctx` since its snapshot, which moves to the current values."""
+        with self._lock:
+            self._fold(ctx, entry[0])
+            entry[0] = {name: getattr(ctx, name) for name in ctx.kept_names if hasattr(ctx, name)}
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._active[id(ctx)]
 
     def new_ctx(self, template: Context, total_step: int) -> Context:
         """A fresh ctx like the template (class, strict, declared names) carrying the current kept values."""

@@ -74,7 +74,7 @@ class OverlapSchedule:
         self.schedule = schedule if can_overlap else 'inline'
         self._probe, self._exploit, self._margin, self._clock = probe_steps, exploit_steps, margin, clock
         self._cpu_bound, self._defer = cpu_bound, defer_steps
-        self._cpu_shares: List[float] = []  # thread CPU / wall of the first inline probe's steps
+        self._cpu_shares: List[float] = []  # thread CPU / wall of the inline steps before the first overlap probe
         self._deferred = False
         self._segments: List[_Segment] = []  # fed, oldest first; completed ones are measured and dropped
         self._cost: Dict[bool, float] = {}  # overlap? -> median seconds between completions, latest segment
@@ -127,7 +127,7 @@ class OverlapSchedule:
 
     def inline_step_timed(self, cpu_s: float, wall_s: float) -> None:
         """The feeding thread's CPU time and the wall time of an inline step it ran."""
-        if self.schedule == 'auto' and self._planned == 1 and wall_s > 0:  # the first (inline) probe
+        if self.schedule == 'auto' and self._planned == 1 and wall_s > 0:  # before the first overlap probe
             self._cpu_shares.append(cpu_s / wall_s)
 
     def summary(self) -> Dict[str, object]:

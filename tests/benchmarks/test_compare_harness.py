@@ -2,6 +2,7 @@
 rules, log aggregation (first reach, median over seeds), the markdown table, the venv install
 commands and the SB3 schedule rescaling. No peer framework is needed."""
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -188,6 +189,29 @@ def test_markdown_table_has_one_row_per_threshold(tmp_path):
     assert '| DQN CartPole-v1 | 195 | 1.0 s / 2k (3/3) | 2.0 s / 2k (3/3) | 0.50x |' in md
     assert '| DQN CartPole-v1 | 475 | 9.0 s / 2k (3/3) | 36.0 s / 2k (3/3) | 0.25x |' in md
     assert '- Stable-Baselines3: pkg 1.2' in md
+
+
+def test_our_async_column_is_not_a_peer_and_gets_its_own_ratio(tmp_path):
+    def fw(wall):
+        return {'info': {}, 'thresholds': [{'reached': 3, 'seeds': 3, 'median_wall_s': wall, 'median_env_steps': 2000}]}
+    per_fw = {'ours': fw(4.0), 'ours_async': fw(1.0), 'sb3': fw(8.0)}
+    assert aggregate.speed_ratio(per_fw, 0) == 0.5  # against SB3, not against our async run
+    assert aggregate.async_ratio(per_fw, 0) == 0.25
+    results = {'generated_at': 'T', 'quick': False, 'seeds': [0, 1, 2], 'frameworks': ['ours', 'ours_async', 'sb3'],
+               'benchmarks': {'dqn_cartpole_v1': {'algo': 'dqn', 'env_id': 'CartPole-v1', 'thresholds': [195],
+                                                  'env_step_budget': 100_000, 'frameworks': per_fw}}}
+    md = report_table.render_markdown(results).splitlines()
+    assert ('| DQN CartPole-v1 | 195 | 4.0 s / 2k (3/3) | 1.0 s / 2k (3/3) | 8.0 s / 2k (3/3) | 0.50x | 0.25x |'
+            in md)
+
+
+def test_our_async_column_runs_our_runner_with_async_mode(tmp_path):
+    cmd = compare_run.runner_command('py', 'ours_async', 'dqn_cartpole_v1', 0, tmp_path / 'o.jsonl', 1000, 10.0, 1,
+                             ['--async-mode'])
+    assert cmd[1].endswith('ours_runner.py') and cmd[-1] == '--async-mode'
+    spec = BENCHMARKS["dqn_cartpole_v1"]
+    assert compare_run.frameworks_of(spec, ['ours', 'ours_async', 'sb3']) == ['ours', 'ours_async', 'sb3']
+    assert compare_run.runner_env('ours_async').get('PYTHONPATH') == os.environ.get('PYTHONPATH')
 
 
 def test_venv_installs_pin_torch_first_and_again_with_the_peer():
