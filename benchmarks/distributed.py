@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from ding.framework import Parallel, task  # noqa: E402
+from ding.utils.fileio import atomic_write_json  # noqa: E402
 
 
 class SlowStep:
@@ -234,8 +235,7 @@ def main() -> None:
     out['ddp'] = ddp_times()
     print('ddp', out['ddp'], flush=True)
     path = os.path.join(ROOT, 'benchmarks', 'results', 'distributed.json')
-    with open(path, 'w') as f:
-        json.dump(out, f, indent=2)
+    atomic_write_json(path, out)
     print(json.dumps(out, indent=2))
 
 

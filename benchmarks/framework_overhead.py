@@ -17,6 +17,7 @@ import time
 
 from ding.framework import OnlineRLContext, task
 from ding.framework.contract import contract
+from ding.utils.fileio import atomic_write_json
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results', 'framework_overhead.json')
 
@@ -90,8 +91,7 @@ def main():
         'two_stage_overlap': overlap(overlap_steps, stage_ms=5.0),
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, 'w') as f:
-        json.dump(result, f, indent=2)
+    atomic_write_json(args.out, result)
     print(json.dumps(result, indent=2))
 
 

@@ -17,6 +17,7 @@ import time
 
 import torch
 
+from ding.utils.fileio import atomic_write_json
 
 
 def main() -> None:
@@ -50,8 +51,7 @@ def main() -> None:
               'torch_threads': args.torch_threads, 'torch': torch.__version__}
     out = args.out or os.path.join(os.path.dirname(__file__), 'results', 'halfcheetah_speed.json')
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, 'w') as f:
-        json.dump(report, f, indent=1)
+    atomic_write_json(out, report)
     print(json.dumps(report, indent=1))
 
 

@@ -28,6 +28,7 @@ from ding.framework.middleware.evaluator import run_episodes
 from ding.model import VAC
 from ding.policy import PPOPolicy
 from ding.utils import set_pkg_seed
+from ding.utils.fileio import atomic_write_json
 from dizoo.classic_control.cartpole.config.cartpole_ppo_config import create_config, main_config
 
 ENV_ID, THRESHOLD, EVAL_EVERY, EVAL_EPISODES = 'CartPole-v1', 475.0, 1000, 10
@@ -108,8 +109,7 @@ def main() -> None:
         'runs': runs,
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, 'w') as f:
-        json.dump(result, f, indent=1)
+    atomic_write_json(args.out, result)
     print(json.dumps({k: v for k, v in result.items() if k != 'runs'}))
 
 

@@ -16,6 +16,7 @@ import os
 import statistics
 import tempfile
 
+from ding.utils.fileio import atomic_write_json
 from dizoo.classic_control.pendulum.entry.pendulum_offpolicy import first_reaching, train
 
 THRESHOLDS = (-250.0, -200.0)
@@ -57,8 +58,7 @@ def main() -> None:
               'runs': runs, 'target_median_wall_s': 20.0 if args.algo == 'sac' else None}
     out = args.out or os.path.join(os.path.dirname(__file__), 'results', f'{args.algo}_pendulum.json')
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, 'w') as f:
-        json.dump(report, f, indent=1)
+    atomic_write_json(out, report)
     print(json.dumps(report['summary'], indent=1))
 
 

@@ -36,7 +36,7 @@ from ding.envs.env_manager.auto_env_manager import AutoEnvManager  # noqa: E402
 from ding.data.transition_columns import TransitionColumns  # noqa: E402
 from ding.envs.env_manager.worker_inference import WorkerInferenceSampler  # noqa: E402
 from ding.policy.worker_actor import EpsGreedyActor  # noqa: E402
-from ding.utils.fileio import atomic_write_json  # noqa: E402
+from ding.utils.fileio import atomic_write_json, atomic_write_text  # noqa: E402
 from machine_load import CpuTimes, IndependentProcs  # noqa: E402
 from dizoo.classic_control.slow_env.envs import make_slow_cartpole  # noqa: E402
 
@@ -270,8 +270,7 @@ def main():
     os.makedirs(RESULTS, exist_ok=True)
     atomic_write_json(os.path.join(RESULTS, 'sampling.json'), out)
     table = markdown(results)
-    with open(os.path.join(RESULTS, 'sampling.md'), 'w') as f:
-        f.write('# Sampling throughput (env steps/s)\n\n' + table)
+    atomic_write_text(os.path.join(RESULTS, 'sampling.md'), '# Sampling throughput (env steps/s)\n\n' + table)
     print(table)
 
 

@@ -108,6 +108,15 @@ def test_overlap_is_probed_late_after_inline_steps_that_kept_their_thread_busy(c
     assert schedule.summary()['inline_cpu_share'] == cpu_share
 
 
+@pytest.mark.parametrize('cpu_share, overlaps', [(0.95, False), (0.5, True)])
+def test_overlap_measured_slightly_faster_is_kept_only_when_inline_steps_wait(cpu_share, overlaps):
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, margin=0.03, cpu_bound_margin=0.10,
+                               defer_steps=0, clock=clock)
+    modes = drive(schedule, clock, 4 + 4 + 8, {True: 0.0095, False: 0.010}, cpu_share)  # overlap 5% faster
+    assert modes[8:] == [overlaps] * 8
+
+
 def test_the_choice_after_both_probes_waits_for_the_steps_in_flight():
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=2, exploit_steps=8, clock=clock)
