@@ -3,11 +3,13 @@ imports this). The dataset is local: `python -m dizoo.d4rl.entry.d4rl_make_datas
 halfcheetah-medium-v2` (mean return 4,947; see `halfcheetah_medium_bcq_config`).
 
 Stop value 5,000, just above the data's own return, as for BCQ (DI-engine: 7,600 for D4RL's data).
-Not reached here (2026-11-27, one torch thread, about 170 ms an update with its evaluations):
-the greedy policy stood still (return 0 to -3) for 3,500 updates, first moved at 4,500 (165),
-peaked at 943 after 5,500 and stayed between 60 and 410 up to 10,500. Its entropy temperature
-starts at alpha=1 and falls by at most lr=3e-4 in log space per update, and the EDAC paper
-trains 3M updates."""
+Not reached here (2026-11-27, one torch thread, 131 ms an update without evaluations): the
+greedy policy stood still (return 0 to -3) for 3,500 updates, first moved at 4,500 (165),
+peaked at 943 after 5,500, stayed between -60 and 470 up to 14,000, then fell below zero and
+ran backwards (-300 to -580 from 16,000 to 21,600 updates, where the run was stopped) while the
+critics' mean Q kept rising (314). With 100k transitions from one SAC policy, ten critics look
+too few to keep the actor on the data; DI-engine's value is for D4RL's 1M more varied
+transitions, and the EDAC paper trains 3M updates."""
 from easydict import EasyDict
 
 main_config = dict(
