@@ -60,6 +60,7 @@ def eval_every_text(results: Dict[str, Any]) -> str:
 
 def render_markdown(results: Dict[str, Any]) -> str:
     frameworks = results['frameworks']
+    with_async = 'ours_async' in frameworks
     lines = [
         '# Side-by-side comparison: time to threshold',
         '',
@@ -70,8 +71,8 @@ def render_markdown(results: Dict[str, Any]) -> str:
         'reached it.',
         '',
         '| benchmark | threshold | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in frameworks) +
-        ' | ours / fastest peer |' + (' async / sync (ours) |' if 'ours_async' in frameworks else ''),
-        '|---|---|' + '---|' * len(frameworks) + '---|' + ('---|' if 'ours_async' in frameworks else ''),
+        ' | ours / fastest peer |' + (' async / sync (ours) |' if with_async else ''),
+        '|---|---|' + '---|' * len(frameworks) + '---|' + ('---|' if with_async else ''),
     ]
     for name, bench in results['benchmarks'].items():
         lines += benchmark_rows(name, bench, frameworks)

@@ -60,7 +60,7 @@ class _RunFailed(Exception):
 
 
 class _Step:
-    __slots__ = ('index', 'ctx', 'stack', 'handed_on', 'waiting', 'feeder', 'fed_on')
+    __slots__ = ('index', 'ctx', 'stack', 'handed_on', 'waiting', 'fed_on')
 
     def __init__(self, index: int, ctx: Context) -> None:
         self.index = index
@@ -68,8 +68,7 @@ class _Step:
         self.stack = BackwardStack()
         self.handed_on: set = set()  # stages that passed this step on early (blocked in wait_for)
         self.waiting = 0  # of those, how many are still in their forward part
-        self.feeder = False  # run inline by a feeding thread
-        self.fed_on = False  # that thread blocked in wait_for and handed the feeding to a new one
+        self.fed_on = False  # run inline, its feeding thread blocked in wait_for and handed the feeding on
 
 
 class _Stage:
@@ -201,29 +200,10 @@ class AsyncPipeline:
         """All stages of `step` in this thread, then its backward parts; False on an error.
         A stage that calls `task.wait_for` hands the rest of the step to the stage threads, as
         in an overlapped step, so a later middleware of the step can emit the event."""
-        step.feeder = True
         cpu, wall = time.thread_time(), time.perf_counter()
         try:
-            # Alone, the step loads and folds its kept fields once, not at each middleware call
-            # (3% of a SAC step). A hand-off folds first: the step is no longer alone after it.
-            entry = self._ledger.begin(step.ctx)
-            try:
-                for stage in self._stages:
-                    try:
-                        self._run_stage(stage, step, alone=entry is not None)
-                    finally:
-                        handed_on = stage.index in step.handed_on
-                        if handed_on:
-                            self._ledger.end(step.ctx, entry)
-                            entry = None
-                            with self._cv:
-                                step.waiting -= 1
-                                self._cv.notify_all()
-                    if handed_on:
-                        return self._error is None  # the last stage's thread completes the step
-            finally:
-                if entry is not None:
-                    self._ledger.end(step.ctx, entry)
+            if self._run_stages_alone(step):
+                return self._error is None  # handed on: the last stage's thread completes the step
             if not step.fed_on:  # a step that blocked on another thread's event says nothing of this one's cost
                 self.schedule.inline_step_timed(time.thread_time() - cpu, time.perf_counter() - wall)
             self._complete(step)
@@ -231,6 +211,29 @@ class AsyncPipeline:
             step.stack.discard()
             self._fail(err)
         return self._error is None
+
+    def _run_stages_alone(self, step: _Step) -> bool:
+        """The forward parts of `step`'s stages in this thread; True when one handed the step on.
+        Alone, the step loads and folds its kept fields once, not around each middleware call
+        (3% of a SAC step). A hand-off folds first: the step is no longer alone after it."""
+        entry = self._ledger.begin(step.ctx)
+        try:
+            for stage in self._stages:
+                try:
+                    self._run_stage(stage, step, alone=True)
+                finally:
+                    if stage.index in step.handed_on:
+                        self._ledger.end(step.ctx, entry)
+                        entry = None
+                        with self._cv:
+                            step.waiting -= 1
+                            self._cv.notify_all()
+                if entry is None:
+                    return True
+            return False
+        finally:
+            if entry is not None:
+                self._ledger.end(step.ctx, entry)
 
     def _stage_loop(self, stage: _Stage) -> None:
         is_last = stage.index == len(self._stages) - 1
@@ -290,7 +293,7 @@ class AsyncPipeline:
     def _forward(self, stage: _Stage, step: _Step, alone: bool = False) -> None:
         self._local.stack, self._local.lock = step.stack, stage.lock
         waits = []
-        self._local.before_wait = lambda: self._hand_on(stage, step, waits)
+        self._local.before_wait = lambda: self._hand_on(stage, step, waits, alone)
         try:
             with stage.lock:
                 if self._error is not None:  # failed while this step waited for the stage
@@ -306,7 +309,7 @@ class AsyncPipeline:
                     self._waiting -= 1
                     self._cv.notify_all()
 
-    def _hand_on(self, stage: _Stage, step: _Step, waits: list) -> Callable[[], bool]:
+    def _hand_on(self, stage: _Stage, step: _Step, waits: list, alone: bool) -> Callable[[], bool]:
         """Called by `task.wait_for` in a stage: let the next stage start this step now, and
         if this thread feeds the pipeline, start a new feeding thread. Returns what tells the
         wait that the run failed (also before it began: the release came earlier)."""
@@ -315,7 +318,7 @@ class AsyncPipeline:
             with self._cv:
                 self._waiting += 1
                 self._cv.notify_all()  # a feeding thread waiting to run a step inline feeds it overlapped
-        if step.feeder and not step.fed_on:
+        if alone and not step.fed_on:  # this is the feeding thread
             step.fed_on = True
             feeder = threading.Thread(target=self._feed_on, args=(step.index + 1, ), name='ding-feeder', daemon=True)
             self._feeders.append(feeder)
