@@ -10,9 +10,11 @@ overlapped steps against inline ones and keeps the faster); `async_overlap` over
 (`torch_threads=N`), which is what async mode did before it budgeted threads per stage.
 Settings alternate within each round; medians are reported.
 
-    python benchmarks/async_default_threads.py [--env-steps 4000] [--rounds 3]
+    python benchmarks/async_default_threads.py [--env-steps 4000] [--rounds 3] [--cuda] [--out PATH]
 
-Writes benchmarks/results/async_default_threads.json.
+`--cuda` trains on the GPU (`policy.cuda=True`: learner and collector forward there), as the
+same pipeline runs on a machine with one. Writes benchmarks/results/async_default_threads.json
+(or `--out`).
 """
 import argparse
 import copy
@@ -55,8 +57,9 @@ def make_env():
     return DingEnvWrapper(SleepyStep(gym.make('CartPole-v1')))
 
 
-def config(seed: int = 0):
+def config(seed: int = 0, cuda: bool = False):
     main = copy.deepcopy(main_config)
+    main.policy.cuda = cuda
     main.exp_name = '/tmp/ding_bench_async_default_threads'
     main.policy.collect.n_sample = 64
     main.policy.learn.update_per_collect = 64
@@ -64,9 +67,9 @@ def config(seed: int = 0):
     return compile_config(main, create_cfg=copy.deepcopy(create_config), auto=True, seed=seed, save_cfg=False)
 
 
-def run(setting: str, env_steps: int, default_threads: int) -> dict:
-    cfg = config()
-    set_pkg_seed(cfg.seed, use_cuda=False)
+def run(setting: str, env_steps: int, default_threads: int, cuda: bool = False) -> dict:
+    cfg = config(cuda=cuda)
+    set_pkg_seed(cfg.seed, use_cuda=cuda)
     env = SubprocessEnvManagerV2([make_env for _ in range(8)], cfg.env.manager)
     env.seed(cfg.seed)
     env.launch()
@@ -101,28 +104,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--env-steps', type=int, default=4000)
     parser.add_argument('--rounds', type=int, default=3)
+    parser.add_argument('--cuda', action='store_true', help='train on the GPU (policy.cuda=True)')
+    parser.add_argument('--out', default=os.path.join(RESULTS, 'async_default_threads.json'))
     args = parser.parse_args()
+    if args.cuda and not torch.cuda.is_available():
+        raise SystemExit('--cuda: torch sees no CUDA device here')
     default_threads = torch.get_num_threads()
     settings = ('sync', 'async', 'async_overlap', 'async_old_threads')
     runs = {s: [] for s in settings}
-    for _ in range(args.rounds):
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    for round_ in range(args.rounds):
         for s in settings:
-            runs[s].append(run(s, args.env_steps, default_threads))
+            runs[s].append(run(s, args.env_steps, default_threads, args.cuda))
             assert torch.get_num_threads() == default_threads, 'async mode must restore the thread count'
             print(s, runs[s][-1], flush=True)
-    median = {s: statistics.median(r['env_steps_per_s'] for r in runs[s]) for s in settings}
-    out = dict(benchmark='async_default_threads', date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
-               env='CartPole-v1 + 2 ms sleep per step, x8, SubprocessEnvManagerV2 (default workers)',
-               n_sample=64, update_per_collect=64, batch_size=128, torch_default_threads=default_threads,
-               cores=os.cpu_count(), env_steps_per_s=median, async_vs_sync=median['async'] / median['sync'],
-               overlap_async_vs_sync=median['async_overlap'] / median['sync'],
-               old_async_vs_sync=median['async_old_threads'] / median['sync'], runs=runs)
-    os.makedirs(RESULTS, exist_ok=True)
-    atomic_write_json(os.path.join(RESULTS, 'async_default_threads.json'), out)
+            # after every run, so that a run cut short (a time limit) keeps what it measured
+            out = summary(runs, args, default_threads, complete=round_ == args.rounds - 1 and s == settings[-1])
+            atomic_write_json(args.out, out)
+    median = out['env_steps_per_s']
     print(f"sync {median['sync']:,.0f} env steps/s; async (default) {median['async']:,.0f} = "
           f"{out['async_vs_sync']:.2f}x; every step overlapped {median['async_overlap']:,.0f} = "
           f"{out['overlap_async_vs_sync']:.2f}x; async with torch's {default_threads} threads "
           f"{median['async_old_threads']:,.0f} = {out['old_async_vs_sync']:.2f}x")
+
+
+def summary(runs: dict, args: argparse.Namespace, default_threads: int, complete: bool) -> dict:
+    """Medians over the runs so far of each setting, and their ratios to sync."""
+    median = {s: statistics.median(r['env_steps_per_s'] for r in rs) for s, rs in runs.items() if rs}
+    ratio = lambda s: median[s] / median['sync'] if s in median else None  # noqa: E731
+    return dict(benchmark='async_default_threads', date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                complete=complete, env='CartPole-v1 + 2 ms sleep per step, x8, SubprocessEnvManagerV2 (default workers)',
+                n_sample=64, update_per_collect=64, batch_size=128, torch_default_threads=default_threads,
+                cores=len(os.sched_getaffinity(0)), device=torch.cuda.get_device_name() if args.cuda else 'cpu',
+                env_steps_per_s=median, async_vs_sync=ratio('async'), overlap_async_vs_sync=ratio('async_overlap'),
+                old_async_vs_sync=ratio('async_old_threads'), runs=runs)
 
 
 if __name__ == '__main__':

@@ -36,8 +36,12 @@ ACCEPTANCE = ['sac', 'collect_demo_data', 'cql', 'ddpg', 'dqn', 'dqn_eval', 'dqn
 # name@change: (example, text replaced, replacement). ppo_with_complex_obs's own stop value (195)
 # cannot be reached by its env (random rewards in [0, 1), 30% chance to end each step): with a
 # reachable one it shows that the same program ends at its stop value.
+_EDAC_CFG = '    cfg = compile_config(main_config, create_cfg=create_config, auto=True)'
 VARIANTS = {
     'ppo_with_complex_obs@stop_value=1': ('ppo_with_complex_obs', 'stop_value=195,', 'stop_value=1,'),
+    # edac.py with more critics than its config's ten (the EDAC paper's range is 10 to 50)
+    **{f'edac@ensemble_num={n}': ('edac', _EDAC_CFG, f'    main_config.policy.model.ensemble_num = {n}\n{_EDAC_CFG}')
+       for n in (20, 50)},
 }
 STOP_REACHED = re.compile(r'stop_value \S+ reached')
 EVALUATION = re.compile(r'evaluation: env_step=(\d+) train_iter=(\d+) return mean=(\S+)')
@@ -108,6 +112,7 @@ def run_one(name: str, folder: str, timeout: float, log_dir: str = '') -> dict:
         row['evaluations'] = len(evals)
         row['last_eval'] = {'env_step': evals[-1][0], 'train_iter': evals[-1][1], 'return_mean': evals[-1][2]}
         row['best_eval_return_mean'] = max(e[2] for e in evals)
+        row['eval_curve'] = [[it, ret] for _, it, ret in evals]  # [train_iter, return mean]
     if status == 'error':
         row['error'] = (errors[-1] if errors else (lines[-1] if lines else ''))[:300]
     return row

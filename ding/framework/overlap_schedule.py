@@ -28,7 +28,10 @@ thread was busy for at least `cpu_bound` of each inline probe step (median of th
 over wall time), the overlap probe waits until `defer_steps` more inline steps have run, and
 overlap must then be faster by `cpu_bound_margin` instead of `margin`: with nothing to wait for,
 the two cost about the same (SAC Pendulum: within 4% either way), and a few percent measured
-in favour of overlap were noise that cost 11% on one seed.
+in favour of overlap were noise that cost 11% on one seed. When overlap then loses, its re-probes
+start at the longest spacing and may spread to `CPU_BOUND_EXPLOIT_GROWTH` x `exploit_steps`:
+each probe and the drain after it cost more than an inline step, and such a pipeline has shown
+no wait for overlap to fill.
 """
 import logging
 import time
@@ -38,6 +41,7 @@ logger = logging.getLogger(__name__)
 
 SCHEDULES = ('auto', 'overlap', 'inline')
 MAX_EXPLOIT_GROWTH = 8  # a stable choice is re-probed every 8 x exploit_steps at the least
+CPU_BOUND_EXPLOIT_GROWTH = 64  # ... and every 64 x when inline steps kept their thread busy and won
 CLEARLY_SLOWER = 1.25  # a probe this much slower than the other schedule after 2 steps ends there
 
 
@@ -166,12 +170,15 @@ class OverlapSchedule:
     def _decide(self, after_probe: bool) -> None:
         if len(self._cost) < 2:
             return
-        margin = self._cpu_bound_margin if self._cpu_bound_steps() else self._margin
-        best = self._cost[True] < self._cost[False] * (1.0 - margin)
-        if self._best is not None and best != self._best:
+        cpu_bound = self._cpu_bound_steps()
+        best = self._cost[True] < self._cost[False] * (1.0 - (self._cpu_bound_margin if cpu_bound else self._margin))
+        growth = CPU_BOUND_EXPLOIT_GROWTH if cpu_bound and not best else MAX_EXPLOIT_GROWTH
+        if self._best is None and cpu_bound and not best:  # overlap lost where nothing hinted it would win
+            self._exploit_now = self._exploit * MAX_EXPLOIT_GROWTH
+        elif self._best is not None and best != self._best:
             self._exploit_now = self._exploit
         elif self._best is not None and after_probe:  # the other schedule measured again, still slower
-            self._exploit_now = min(self._exploit_now * 2, self._exploit * MAX_EXPLOIT_GROWTH)
+            self._exploit_now = min(self._exploit_now * 2, self._exploit * growth)
         if best != self._best:
             logger.info('async_mode: %s steps (median %.2f ms per step overlapped, %.2f ms inline)',
                         'overlapping' if best else 'inline', self._cost[True] * 1e3, self._cost[False] * 1e3)

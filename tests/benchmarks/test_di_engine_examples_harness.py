@@ -35,6 +35,7 @@ def test_a_finished_example_reports_its_evaluations_and_keeps_its_log(monkeypatc
     assert row['status'] == 'finished' and row['stop_reached']
     assert row['evaluations'] == 2 and row['best_eval_return_mean'] == 3.25
     assert row['last_eval'] == {'env_step': 20, 'train_iter': 9, 'return_mean': 3.25}
+    assert row['eval_curve'] == [[5, 1.5], [9, 3.25]]
     assert 'stop_value 3.0 reached' in log.read_text()
 
 
@@ -58,3 +59,9 @@ def test_dt_dataset_is_linked_where_the_config_reads_it_or_named_when_missing(tm
     with pytest.raises(SystemExit, match='lunarlander_dt_make_dataset'):
         harness.link_dt_dataset(str(tmp_path / 'missing.pkl'), str(tmp_path / 'other'))
     assert not os.path.exists(tmp_path / 'other')
+
+
+def test_each_variant_is_its_example_with_one_stated_change():
+    for name, (example, old, new) in harness.VARIANTS.items():
+        original, changed = harness.gymnasium_source(example), harness.example_source(name)
+        assert original.count(old) == 1 and changed == original.replace(old, new), name

@@ -108,6 +108,19 @@ def test_overlap_is_probed_late_after_inline_steps_that_kept_their_thread_busy(c
     assert schedule.summary()['inline_cpu_share'] == cpu_share
 
 
+@pytest.mark.parametrize('cpu_share, exploits', [
+    (0.95, [8 * 8, 8 * 16, 8 * 32, 8 * 64, 8 * 64]),  # busy inline steps won: overlap re-probed far more rarely
+    (0.5, [8, 16, 32, 64, 64]),
+])
+def test_overlap_losing_after_busy_inline_steps_is_probed_far_more_rarely(cpu_share, exploits):
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, defer_steps=0, clock=clock)
+    modes = drive(schedule, clock, 4 + 4 + sum(exploits) + 4 * len(exploits), {True: 0.011, False: 0.010}, cpu_share)
+    runs = [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)]
+    assert runs[2::2] == [(False, n) for n in exploits]
+    assert all(run == (True, 4) for run in runs[1::2])
+
+
 @pytest.mark.parametrize('cpu_share, overlaps', [(0.95, False), (0.5, True)])
 def test_overlap_measured_slightly_faster_is_kept_only_when_inline_steps_wait(cpu_share, overlaps):
     clock = FakeClock()
