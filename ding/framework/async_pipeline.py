@@ -174,7 +174,8 @@ class AsyncPipeline:
                 if self._stopping(s):
                     return
             self.schedule.step_fed(overlap)
-            step = _Step(s, self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s))
+            # an inline step loads the kept values when it begins (`_run_stages_alone`)
+            step = _Step(s, self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s, load=overlap))
             if overlap:
                 self._stages[0].inbox.put(step)
             elif not self._run_inline(step) or step.fed_on:
@@ -200,11 +201,12 @@ class AsyncPipeline:
         """All stages of `step` in this thread, then its backward parts; False on an error.
         A stage that calls `task.wait_for` hands the rest of the step to the stage threads, as
         in an overlapped step, so a later middleware of the step can emit the event."""
-        cpu, wall = time.thread_time(), time.perf_counter()
+        timed = self.schedule.wants_inline_timing()
+        cpu, wall = (time.thread_time(), time.perf_counter()) if timed else (0.0, 0.0)
         try:
             if self._run_stages_alone(step):
                 return self._error is None  # handed on: the last stage's thread completes the step
-            if not step.fed_on:  # a step that blocked on another thread's event says nothing of this one's cost
+            if timed and not step.fed_on:  # a step that blocked on another thread's event says nothing of its cost
                 self.schedule.inline_step_timed(time.thread_time() - cpu, time.perf_counter() - wall)
             self._complete(step)
         except BaseException as err:

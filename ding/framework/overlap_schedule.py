@@ -132,9 +132,14 @@ class OverlapSchedule:
             self._cost[oldest.overlap] = oldest.median_interval()
             self._decide(oldest.probe)
 
+    def wants_inline_timing(self) -> bool:
+        """Whether the inline step about to run should be timed (`inline_step_timed`): only
+        those before the first overlap probe are."""
+        return self.schedule == 'auto' and self._planned == 1
+
     def inline_step_timed(self, cpu_s: float, wall_s: float) -> None:
         """The feeding thread's CPU time and the wall time of an inline step it ran."""
-        if self.schedule == 'auto' and self._planned == 1 and wall_s > 0:  # before the first overlap probe
+        if self.wants_inline_timing() and wall_s > 0:
             self._cpu_shares.append(cpu_s / wall_s)
 
     def summary(self) -> Dict[str, object]:
