@@ -7,11 +7,15 @@
 #
 #   bash benchmarks/gpu_checks.sh OUT_DIR [EDAC_SECONDS=290]
 #
-# Offline there, so it brings its own: wheels for that machine's Python in .whl/ (gymnasium, mujoco,
-# easydict, tensorboardX, DI-toolkit, ...; installed into /tmp/site) and .devdata/ holding
-# halfcheetah-medium-v2.hdf5 (python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id
-# halfcheetah-medium-v2) and DI-engine 0.5.3's wheel (the examples' source). Writes OUT_DIR/results.tar.gz
-# and prints each run's summary. CUDA_FLAG= (empty) runs part 1 on the CPU, to try the script out
+# Offline there, so it brings its own (both folders ignored by git, carried to the machine):
+# - .whl/: wheels for that machine's Python, installed into /tmp/site: `pip download --no-deps
+#   --only-binary=:all: --python-version 3.12 --platform manylinux_2_28_x86_64 --platform any -d .whl
+#   gymnasium farama-notifications easydict tensorboardX mujoco mujoco-core mujoco-studio websockets
+#   glfw PyOpenGL DI-toolkit hbutils deprecation` (torch, numpy, h5py, rich are there already);
+# - .devdata/: halfcheetah-medium-v2.hdf5 (python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id
+#   halfcheetah-medium-v2) and DI-engine 0.5.3's wheel (the examples' source).
+# Works in /tmp/gpu_checks, writes OUT_DIR/results.tar.gz (logs and JSONs; one file, so that a
+# transfer limit on files counts it once) and prints each run's summary. CUDA_FLAG= (empty) runs part 1 on the CPU, to try the script out
 # here (with WHEELS= PYTHON=.venv/bin/python ADT_ARGS='--env-steps 500').
 set -u
 OUT=${1:?usage: gpu_checks.sh OUT_DIR [EDAC_SECONDS]}
@@ -21,8 +25,9 @@ WHEELS=${WHEELS-.whl}  # empty: use the Python's own packages
 ADT_ARGS=${ADT_ARGS:-}  # e.g. --env-steps 500, to try the script out
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
-W=$OUT/work
-mkdir -p "$W/logs"
+W=${TMPDIR:-/tmp}/gpu_checks
+rm -rf "$W"
+mkdir -p "$W/logs" "$OUT"
 if [ -n "$WHEELS" ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
         "$WHEELS"/*.whl || exit 1
