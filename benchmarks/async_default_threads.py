@@ -133,7 +133,8 @@ def summary(runs: dict, args: argparse.Namespace, default_threads: int, complete
     median = {s: statistics.median(r['env_steps_per_s'] for r in rs) for s, rs in runs.items() if rs}
     ratio = lambda s: median[s] / median['sync'] if s in median else None  # noqa: E731
     return dict(benchmark='async_default_threads', date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
-                complete=complete, env='CartPole-v1 + 2 ms sleep per step, x8, SubprocessEnvManagerV2 (default workers)',
+                complete=complete,
+                env='CartPole-v1 + 2 ms sleep per step, x8, SubprocessEnvManagerV2 (default workers)',
                 n_sample=64, update_per_collect=64, batch_size=128, torch_default_threads=default_threads,
                 cores=len(os.sched_getaffinity(0)), device=torch.cuda.get_device_name() if args.cuda else 'cpu',
                 env_steps_per_s=median, async_vs_sync=ratio('async'), overlap_async_vs_sync=ratio('async_overlap'),

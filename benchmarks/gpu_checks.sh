@@ -15,8 +15,9 @@
 # - .devdata/: halfcheetah-medium-v2.hdf5 (python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id
 #   halfcheetah-medium-v2) and DI-engine 0.5.3's wheel (the examples' source).
 # Works in /tmp/gpu_checks, writes OUT_DIR/results.tar.gz (logs and JSONs; one file, so that a
-# transfer limit on files counts it once) and prints each run's summary. CUDA_FLAG= (empty) runs part 1 on the CPU, to try the script out
-# here (with WHEELS= PYTHON=.venv/bin/python ADT_ARGS='--env-steps 500').
+# transfer limit on files counts it once) and prints each run's summary. CUDA_FLAG= (empty) runs
+# part 1 on the CPU, to try the script out here (with WHEELS= PYTHON=.venv/bin/python
+# ADT_ARGS='--env-steps 500').
 set -u
 OUT=${1:?usage: gpu_checks.sh OUT_DIR [EDAC_SECONDS]}
 EDAC_SECONDS=${2:-290}
@@ -38,8 +39,8 @@ export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 export D4RL_DATASET_DIR=$ROOT/.devdata DING_TEST_CACHE=$ROOT/.devdata
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$W/gpu.txt" 2>&1
 nproc >>"$W/gpu.txt"
-$PY -c 'import torch, gymnasium, mujoco; print(torch.__version__, torch.cuda.is_available(), gymnasium.__version__, mujoco.__version__)' \
-    >>"$W/gpu.txt" 2>&1
+$PY -c 'import torch, gymnasium, mujoco
+print(torch.__version__, torch.cuda.is_available(), gymnasium.__version__, mujoco.__version__)' >>"$W/gpu.txt" 2>&1
 cat "$W/gpu.txt"
 
 echo "== issue 18: async with CUDA training, $(nproc) cores"
