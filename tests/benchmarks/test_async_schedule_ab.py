@@ -1,0 +1,26 @@
+"""benchmarks/async_schedule_ab.py: sync and the async schedules run the same SAC work, paired."""
+import json
+import sys
+
+import torch
+
+from benchmarks import async_schedule_ab
+
+
+def test_each_setting_runs_the_same_steps_and_the_ratios_are_written(tmp_path, monkeypatch):
+    out = tmp_path / 'ab.json'
+    threads = torch.get_num_threads()
+    monkeypatch.setattr(sys, 'argv', ['ab', '--env-steps', '1050', '--rounds', '1', '--schedules', 'inline', 'auto',
+                                      '--out', str(out)])
+    try:
+        async_schedule_ab.main()
+    finally:
+        torch.set_num_threads(threads)
+    result = json.loads(out.read_text())
+    assert result['rounds_done'] == 1 and set(result['median_ratio_to_sync']) == {'inline', 'auto'}
+    runs = result['runs']
+    assert runs['sync'][0]['schedule'] is None and all(r[0]['seconds'] > 0 for r in runs.values())
+    inline, auto = runs['inline'][0]['schedule'], runs['auto'][0]['schedule']
+    assert inline['overlapped_steps'] == 0 and auto['schedule'] == 'auto'
+    # one random-collect step, then one env step and one update per step: the same steps each way
+    assert inline['inline_steps'] == auto['inline_steps'] + auto['overlapped_steps'] == 51
