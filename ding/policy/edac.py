@@ -7,7 +7,7 @@ action-gradients so that a few members give the pessimism many would
 `learn.with_q_entropy` (False, as DI-engine) decides whether the soft term alpha * log pi
 enters the critic's target; the actor and temperature losses are SAC's either way.
 """
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from easydict import EasyDict
@@ -76,18 +76,12 @@ class EDACPolicy(SACPolicy):
             target_alpha = alpha if self._cfg.learn.with_q_entropy else torch.zeros_like(alpha)
             target = soft_q_target(reward, done, self._target_model.q_all(next_obs, next_action), next_logp,
                                    target_alpha, self._gamma, nstep)
-        stats = {}
-        if self._eta > 0:
-            # one ensemble pass serves both losses: each member sees the data action through its own copy
-            per_member = action.unsqueeze(0).expand(model.ensemble_num, -1, -1).clone().requires_grad_(True)
-            q = model.q_per_member_action(obs, per_member)
-            diversity = ensemble_gradient_diversity_loss(q, per_member)
-            stats['diversity_loss'] = diversity
-        else:
-            q = model.q_all(obs, action)
+        q, diversity = self._ensemble_q(obs, action)
         loss_q, td_abs = critic_loss(q, target, weight)
-        if self._eta > 0:
+        stats = {}
+        if diversity is not None:
             loss_q = loss_q + self._eta * diversity
+            stats['diversity_loss'] = diversity
         new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
@@ -96,6 +90,17 @@ class EDACPolicy(SACPolicy):
                      q_value=q.mean(), target_q_value=target.mean(), entropy=-logp.mean())
         return {**self._to_floats(stats), 'cur_lr_q': self._cfg.learn.learning_rate_q,
                 'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
+
+    def _ensemble_q(self, obs: torch.Tensor, action: torch.Tensor) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+        """Every critic's Q(s, a) [N, B], and the diversity penalty when `eta` > 0 (else None).
+        One ensemble pass serves both: each member sees the data action through its own copy,
+        whose gradient the penalty needs."""
+        model = self._model
+        if self._eta <= 0:
+            return model.q_all(obs, action), None
+        per_member = action.unsqueeze(0).expand(model.ensemble_num, -1, -1).clone().requires_grad_(True)
+        q = model.q_per_member_action(obs, per_member)
+        return q, ensemble_gradient_diversity_loss(q, per_member)
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['diversity_loss']
