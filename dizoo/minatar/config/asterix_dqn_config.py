@@ -15,7 +15,7 @@ steps (1,043 s, two runs sharing the machine's two cores;
 benchmarks/results/minatar_configs_2m.json), its best evaluation was 4.0: still short of 10.
 With one update per 2 env steps (`update_per_collect=16`) for 65 minutes (2026-11-27, 1.97M env
 steps; benchmarks/results/minatar_configs_asterix_upc16.json) it did worse: best 2.6, evaluations
-averaging about 0.6 throughout, against 1.3-1.6 after 0.5M steps at one update per 8.
+averaging about 0.6 throughout, against 1.25-1.6 after 0.5M steps at one update per 8.
 
 Train: ding -m serial -c asterix_dqn_config.py -s 0"""
 from easydict import EasyDict

@@ -15,7 +15,7 @@ steps (1,129 s, two runs sharing the machine's two cores;
 benchmarks/results/minatar_configs_2m.json), its best evaluation was 3.6: still short of 10.
 With one update per 2 env steps (`update_per_collect=16`) for 35 minutes (2026-11-27, 1.0M env
 steps; benchmarks/results/minatar_configs_seaquest_upc16.json) it did worse: best 2.2, evaluations
-averaging 0.1-0.3, against 1.5-1.8 after 0.5M steps at one update per 8.
+averaging 0.1-0.3, against 1.5-1.9 after 0.5M steps at one update per 8.
 
 Train: ding -m serial -c seaquest_dqn_config.py -s 0"""
 from easydict import EasyDict
