@@ -100,12 +100,15 @@ def summarize_benchmark(thresholds: Sequence[float], runs_by_framework: Dict[str
     }
 
 
+OURS_ASYNC = 'ours_async'  # our runner with async_mode=True: a column of ours, not a peer
+
+
 def async_ratio(benchmark_summary: Dict[str, Any], threshold_index: int) -> Optional[float]:
     """Our median wall time with async_mode over the one without, both run in the same sitting."""
-    if 'ours' not in benchmark_summary or 'ours_async' not in benchmark_summary:
+    if 'ours' not in benchmark_summary or OURS_ASYNC not in benchmark_summary:
         return None
     sync_t, async_t = (benchmark_summary[f]['thresholds'][threshold_index]['median_wall_s']
-                       for f in ('ours', 'ours_async'))
+                       for f in ('ours', OURS_ASYNC))
     return None if sync_t is None or async_t is None or sync_t <= 0 else async_t / sync_t
 
 
@@ -117,7 +120,7 @@ def speed_ratio(benchmark_summary: Dict[str, Any], threshold_index: int, ours: s
     ours_t = benchmark_summary[ours]['thresholds'][threshold_index]['median_wall_s']
     peers: List[float] = [
         s['thresholds'][threshold_index]['median_wall_s'] for name, s in benchmark_summary.items()
-        if name not in (ours, 'ours_async')
+        if name not in (ours, OURS_ASYNC)
     ]
     peers = [p for p in peers if p is not None]
     if ours_t is None or not peers or min(peers) <= 0:

@@ -2,10 +2,10 @@
 framework, each cell 'median wall s / median env steps (seeds reached / seeds)'."""
 from typing import Any, Dict, List, Optional
 
-from aggregate import async_ratio, speed_ratio
+from aggregate import OURS_ASYNC, async_ratio, speed_ratio
 from benchmark_specs import EVAL_EVERY_ENV_STEPS
 
-FRAMEWORK_TITLES = {'ours': 'ding (ours)', 'ours_async': 'ding (ours), async_mode', 'sb3': 'Stable-Baselines3',
+FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode', 'sb3': 'Stable-Baselines3',
                     'tianshou': 'Tianshou'}
 ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
 
@@ -39,7 +39,7 @@ def format_ratio(ratio: Optional[float]) -> str:
 
 
 def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> List[str]:
-    rows, with_async = [], 'ours_async' in frameworks
+    rows, with_async = [], OURS_ASYNC in frameworks
     per_fw = bench['frameworks']
     for i, threshold in enumerate(bench['thresholds']):
         cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget'], per_fw[f].get('runs'),
@@ -60,7 +60,7 @@ def eval_every_text(results: Dict[str, Any]) -> str:
 
 def render_markdown(results: Dict[str, Any]) -> str:
     frameworks = results['frameworks']
-    with_async = 'ours_async' in frameworks
+    with_async = OURS_ASYNC in frameworks
     lines = [
         '# Side-by-side comparison: time to threshold',
         '',

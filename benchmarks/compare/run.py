@@ -25,14 +25,14 @@ from typing import Any, Dict, List, Sequence
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE / 'runners')]
 
-from aggregate import read_log, summarize_benchmark  # noqa: E402
+from aggregate import OURS_ASYNC, read_log, summarize_benchmark  # noqa: E402
 from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS,  # noqa: E402
                              QUICK_ENV_STEP_BUDGET, QUICK_WALL_CAP_S, BenchmarkSpec)
 from report_table import render_markdown  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
 
-# 'ours_async': our runner with async_mode=True, so that sync and async alternate seed by seed
-FRAMEWORKS = ('ours', 'ours_async', 'sb3', 'tianshou')
+# OURS_ASYNC: our runner with async_mode=True, so that sync and async alternate seed by seed
+FRAMEWORKS = ('ours', OURS_ASYNC, 'sb3', 'tianshou')
 REPO_ROOT = HERE.parent.parent
 # Seconds a runner may take beyond its wall cap (imports, setup, the last training chunk)
 # before the harness kills it.
@@ -61,7 +61,7 @@ def run_process(cmd: List[str], console_log: Path, timeout_s: float, env: Dict[s
 
 
 def runner_of(framework: str) -> str:
-    return 'ours' if framework == 'ours_async' else framework
+    return 'ours' if framework == OURS_ASYNC else framework
 
 
 def runner_env(framework: str) -> Dict[str, str]:
@@ -85,7 +85,7 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
             for framework in frameworks_of(spec, args.frameworks):  # interleaved: drifting load hits all alike
                 stem = log_stem(logs_dir, bench, framework, seed)
                 stem.parent.mkdir(parents=True, exist_ok=True)
-                use_async = framework == 'ours_async' or (framework == 'ours' and args.ours_async)
+                use_async = framework == OURS_ASYNC or (framework == 'ours' and args.ours_async)
                 extra = ['--async-mode'] if use_async else []
                 cmd = runner_command(pythons[framework], framework, bench, seed, stem.with_suffix('.jsonl'), budget,
                                      cap, args.torch_threads, extra)

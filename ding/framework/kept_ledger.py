@@ -19,6 +19,9 @@ from typing import Any, Callable, Dict
 from ding.framework.context import Context
 
 
+_UNSET = object()  # a kept custom name no middleware has set yet
+
+
 def _is_count(value: Any) -> bool:
     # `type is int` first: the ABC check costs a microsecond, and this runs per kept field per step
     return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
@@ -54,11 +57,14 @@ class KeptLedger:
         with self._lock:
             self._fold(ctx, snapshot)
 
-    def _fold(self, ctx: Context, snapshot: Dict[str, Any]) -> None:
+    def _fold(self, ctx: Context, snapshot: Dict[str, Any]) -> Dict[str, Any]:
+        """Fold `ctx`'s changes since `snapshot` into the record; returns `ctx`'s kept values now."""
+        current = {}
         for name in ctx._kept_set():  # the live set: `kept_names` copies it, and this runs every step
-            if not hasattr(ctx, name):
+            new = getattr(ctx, name, _UNSET)
+            if new is _UNSET:
                 continue
-            new = getattr(ctx, name)
+            current[name] = new
             if name not in snapshot:
                 self._values[name] = new
                 continue
@@ -69,6 +75,7 @@ class KeptLedger:
                 self._values[name] += new - old
             else:
                 self._values[name] = new
+        return current
 
     def run(self, ctx: Context, fn: Callable, *args: Any) -> Any:
         """`fn(*args)` between a load and a fold of `ctx` (the fold runs even on error)."""
@@ -93,8 +100,7 @@ class KeptLedger:
     def end(self, ctx: Context, entry: list) -> None:
         """Fold what changed on `ctx` since its snapshot, which moves to the current values."""
         with self._lock:
-            self._fold(ctx, entry[0])
-            entry[0] = {name: getattr(ctx, name) for name in ctx._kept_set() if hasattr(ctx, name)}
+            entry[0] = self._fold(ctx, entry[0])
             entry[1] -= 1
             if entry[1] == 0:
                 del self._active[id(ctx)]
