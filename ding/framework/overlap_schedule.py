@@ -28,10 +28,12 @@ thread was busy for at least `cpu_bound` of each inline probe step (median of th
 over wall time), the overlap probe waits until `defer_steps` more inline steps have run, and
 overlap must then be faster by `cpu_bound_margin` instead of `margin`: with nothing to wait for,
 the two cost about the same (SAC Pendulum: within 4% either way), and a few percent measured
-in favour of overlap were noise that cost 11% on one seed. When overlap then loses, its re-probes
-start at the longest spacing and may spread to `CPU_BOUND_EXPLOIT_GROWTH` x `exploit_steps`:
-each probe and the drain after it cost more than an inline step, and such a pipeline has shown
-no wait for overlap to fill.
+in favour of overlap were noise that cost 11% on one seed. When overlap then loses, it is probed
+again only once the inline step's cost has moved by more than `PROFILE_DRIFT` from what it was
+when overlap lost (a learner that starts late, an env that slows down): while the step stays
+what it was, a new probe would measure the same loss again, and each probe and the drain after
+it cost more than an inline step (SAC Pendulum: its first overlapped step 13-28 ms against 2.5 ms
+inline, the others 1-3 ms dearer).
 """
 import logging
 import time
@@ -42,6 +44,7 @@ logger = logging.getLogger(__name__)
 SCHEDULES = ('auto', 'overlap', 'inline')
 MAX_EXPLOIT_GROWTH = 8  # a stable choice is re-probed every 8 x exploit_steps at the least
 CPU_BOUND_EXPLOIT_GROWTH = 64  # ... and every 64 x when inline steps kept their thread busy and won
+PROFILE_DRIFT = 0.25  # ... and then only once the inline step's cost moved this much (either way)
 CLEARLY_SLOWER = 1.25  # a probe this much slower than the other schedule after 2 steps ends there
 
 
@@ -90,6 +93,8 @@ class OverlapSchedule:
         self._next = False
         self._planned = 0
         self._exploit_now = exploit_steps  # doubles while probes confirm the choice, up to MAX_EXPLOIT_GROWTH x
+        self._settled_inline: Optional[float] = None  # inline cost when overlap lost on busy inline steps
+        self._skipped_probes = 0
 
     def wants_drain(self) -> bool:
         """True when the next choice needs both probes measured and steps are still in flight:
@@ -146,6 +151,7 @@ class OverlapSchedule:
         """Steps run in each schedule, and the latest measured cost of each (ms per step)."""
         return {'schedule': self.schedule, 'overlapped_steps': self._steps[True], 'inline_steps': self._steps[False],
                 'inline_cpu_share': round(_median(self._cpu_shares), 3) if self._cpu_shares else None,
+                'overlap_probes_skipped': self._skipped_probes,
                 'ms_per_step': {('overlap' if k else 'inline'): round(v * 1e3, 3) for k, v in self._cost.items()}}
 
     def _plan_next(self) -> _Segment:
@@ -162,7 +168,14 @@ class OverlapSchedule:
         best = bool(self._best)  # both probes are measured by now (`wants_drain`)
         if n % 2 == 0:
             return _Segment(best, self._exploit_now, probe=False)
+        if self._settled_inline is not None and not self._inline_cost_moved():
+            self._skipped_probes += 1
+            return _Segment(best, self._exploit_now, probe=False)
         return _Segment(not best, self._probe, probe=True)
+
+    def _inline_cost_moved(self) -> bool:
+        """The latest inline segment's cost differs from the settled one by more than PROFILE_DRIFT."""
+        return abs(self._cost[False] / self._settled_inline - 1.0) > PROFILE_DRIFT
 
     def _cpu_bound_steps(self) -> bool:
         """The inline steps before the first overlap probe kept the feeding thread busy."""
@@ -184,6 +197,10 @@ class OverlapSchedule:
             self._exploit_now = self._exploit
         elif self._best is not None and after_probe:  # the other schedule measured again, still slower
             self._exploit_now = min(self._exploit_now * 2, self._exploit * growth)
+        if best:
+            self._settled_inline = None
+        elif cpu_bound and after_probe:  # overlap just lost on busy inline steps: settle until they change
+            self._settled_inline = self._cost[False]
         if best != self._best:
             logger.info('async_mode: %s steps (median %.2f ms per step overlapped, %.2f ms inline)',
                         'overlapping' if best else 'inline', self._cost[True] * 1e3, self._cost[False] * 1e3)

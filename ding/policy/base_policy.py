@@ -17,6 +17,7 @@ in the hooks: `default_model`, `_init_learn`, `_forward_learn`, `_init_collect`,
 `_load_state_dict_learn`, and optionally `_get_train_sample`, `_monitor_vars_learn`,
 `_reset_collect`, `_reset_eval`, `_worker_actor_fn` (acting inside env workers).
 """
+import logging
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
@@ -29,6 +30,23 @@ from ding.policy.acting_weights import ActingWeights
 from ding.policy.policy_modes import CollectMode, EvalMode, LearnMode  # noqa: F401
 from ding.utils.class_config import merged_class_config
 from ding.utils.dicts import deep_merge
+
+logger = logging.getLogger('ding.policy')
+_warned_no_cuda = False
+
+
+def policy_device(cuda: bool) -> torch.device:
+    """CUDA when the config asks for it and there is one; otherwise the CPU, said once per process:
+    DI-engine's configs say `cuda=True` and must still run on a machine without a GPU."""
+    global _warned_no_cuda
+    if not cuda:
+        return torch.device('cpu')
+    if torch.cuda.is_available():
+        return torch.device('cuda')
+    if not _warned_no_cuda:
+        _warned_no_cuda = True
+        logger.warning('policy.cuda=True but torch finds no CUDA device: the policy runs on the CPU')
+    return torch.device('cpu')
 
 
 class Policy(ActingWeights):
@@ -62,8 +80,7 @@ class Policy(ActingWeights):
     def __init__(self, cfg: Mapping, model: Optional[torch.nn.Module] = None,
                  enable_field: Optional[List[str]] = None) -> None:
         self._cfg = deep_merge(self.default_config(), cfg)
-        use_cuda = bool(self._cfg.cuda) and torch.cuda.is_available()
-        self._device = torch.device('cuda' if use_cuda else 'cpu')
+        self._device = policy_device(bool(self._cfg.cuda))
         if model is None and self._di_engine_protocol:  # its default_model() names a registered model
             from ding.policy.di_engine_adapter import build_default_model
             model = build_default_model(self._cfg.model, self.default_model)
