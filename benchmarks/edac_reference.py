@@ -68,13 +68,10 @@ def diversity_penalty(q: torch.Tensor, a_k: torch.Tensor) -> torch.Tensor:
     """mean_b sum_{i != j} <g_i, g_j> / (N - 1) for q [N, B] computed from a_k [N, B, A]."""
     n = q.shape[0]
     g, = torch.autograd.grad(q.sum(), a_k, create_graph=True)
-    g = g / (g.norm(dim=-1, keepdim=True) + 1e-10)
-    total = torch.zeros((), device=q.device)
-    for i in range(n):  # pair by pair, as the paper writes it
-        for j in range(n):
-            if i != j:
-                total = total + (g[i] * g[j]).sum(-1).mean()
-    return total / (n - 1)
+    g = (g / (g.norm(dim=-1, keepdim=True) + 1e-10)).transpose(0, 1)  # [B, N, A]
+    cosines = torch.bmm(g, g.transpose(1, 2))  # [B, N, N]
+    off_diagonal = 1.0 - torch.eye(n, device=q.device)
+    return (cosines * off_diagonal).sum((1, 2)).mean() / (n - 1)
 
 
 def main(argv=None) -> None:
