@@ -6,6 +6,8 @@
 # Making the data takes about 15 s a chunk on one core here. The first try (2026-11-27, H200 machine,
 # SECONDS=230 in a 330 s call) was cut before any reference run reported: give the call SECONDS + 150 s
 # or more. Logs and each run's JSON now go straight to OUT_DIR, so a cut run keeps what it measured.
+# Carried besides .whl/: .devdata/hc_sac_100k/ckpt/final.pth.tar, the SAC that made the local set
+# (the `--sac-dir` of `python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2`).
 #
 #   bash benchmarks/gpu_edac_bigdata.sh OUT_DIR [SECONDS=240] [CHUNKS=10] [EPISODES=100]
 set -u
