@@ -22,21 +22,13 @@ set -u
 OUT=${1:?usage: gpu_checks.sh OUT_DIR [EDAC_SECONDS]}
 EDAC_SECONDS=${2:-290}
 CUDA_FLAG=${CUDA_FLAG---cuda}
-WHEELS=${WHEELS-.whl}  # empty: use the Python's own packages
 ADT_ARGS=${ADT_ARGS:-}  # e.g. --env-steps 500, to try the script out
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 W=${TMPDIR:-/tmp}/gpu_checks
 rm -rf "$W"
 mkdir -p "$W/logs" "$OUT"
-if [ -n "$WHEELS" ]; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-        "$WHEELS"/*.whl || exit 1
-    export PYTHONPATH=/tmp/site
-fi
-PY=${PYTHON:-python3}
-export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
-export D4RL_DATASET_DIR=$ROOT/.devdata DING_TEST_CACHE=$ROOT/.devdata
+. benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, data dirs, PY
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$W/gpu.txt" 2>&1
 nproc >>"$W/gpu.txt"
 $PY -c 'import torch, gymnasium, mujoco
@@ -59,9 +51,7 @@ for v in edac edac@ensemble_num=20 edac@ensemble_num=50; do
 done
 wait
 for f in "$W"/logs/edac*.log; do
-    echo "-- $f"
-    grep -E 'evaluation:' "$f" | sed -E 's/.*train_iter=([0-9]+) return mean=([-0-9.]+).*/\1:\2/' | tr '\n' ' '
-    echo
+    show_example_curves "$f"
     grep -E 'train_iter=' "$f" | grep -v evaluation | tail -n 1 | cut -c1-220
 done
 tar -czf "$OUT/results.tar.gz" -C "$W" .

@@ -20,12 +20,8 @@ cd "$ROOT" || exit 1
 W=${TMPDIR:-/tmp}/gpu_edac_big
 rm -rf "$W"
 mkdir -p "$W" "$OUT"
-if [ -n "${WHEELS-.whl}" ]; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-        .whl/*.whl || exit 1
-fi
-PY=${PYTHON:-python3}
-export PYTHONPATH=$ROOT:/tmp/site PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
+. benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, data dirs, PY
+export OMP_NUM_THREADS=1
 date
 for i in $(seq 1 "$CHUNKS"); do
     $PY -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2 --episodes "$EPISODES" --seed "$i" \
@@ -35,12 +31,14 @@ wait
 tail -qn 1 "$W"/part*.log | cut -c1-200 | tee "$OUT/parts.log"
 date
 $PY - "$W" <<'PYEOF'
-import glob, sys, h5py, numpy as np
-parts = sorted(glob.glob(sys.argv[1] + '/part*.hdf5'))
-with h5py.File(sys.argv[1] + '/big.hdf5', 'w') as out:
-    for key in ('observations', 'actions', 'rewards', 'next_observations', 'terminals', 'timeouts'):
-        out[key] = np.concatenate([np.asarray(h5py.File(p, 'r')[key]) for p in parts])
-    print('merged', len(parts), 'parts,', len(out['rewards']), 'transitions')
+import glob, sys
+import numpy as np
+from ding.data.offline_dataset import d4rl_transitions, read_hdf5
+from ding.data.offline_save import save_offline_data
+parts = [d4rl_transitions(read_hdf5(p)) for p in sorted(glob.glob(sys.argv[1] + '/part*.hdf5'))]
+merged = {k: np.concatenate([part[k] for part in parts]) for k in parts[0].keys()}
+save_offline_data(merged, sys.argv[1] + '/big.hdf5', 'd4rl')
+print('merged', len(parts), 'parts,', len(merged['reward']), 'transitions')
 PYEOF
 export OMP_NUM_THREADS=2
 for v in "torch 0" "paper 1"; do
@@ -50,9 +48,4 @@ for v in "torch 0" "paper 1"; do
         >"$OUT/ref1m_$1_$2.log" 2>&1 &
 done
 wait
-for f in "$OUT"/ref1m_*.log; do
-    echo "-- $f"
-    grep updates= "$f" | awk '{print $1, $2}' | tr '\n' ' '
-    echo
-    tail -n 1 "$f"
-done
+show_reference_curves 1 "$OUT"/ref1m_*.log

@@ -12,28 +12,17 @@ cd "$ROOT" || exit 1
 W=${TMPDIR:-/tmp}/gpu_edac
 rm -rf "$W"
 mkdir -p "$W/logs" "$OUT"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-    || exit 1
-export PYTHONPATH=$ROOT:/tmp/site PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
-export D4RL_DATASET_DIR=$ROOT/.devdata DING_TEST_CACHE=$ROOT/.devdata
-python3 benchmarks/di_engine_examples.py --only edac --timeout "$SECONDS_EACH" --out "$W/ours.json" \
+. benchmarks/gpu_machine.sh  # wheels, PYTHONPATH, data dirs, PY
+export OMP_NUM_THREADS=2
+$PY benchmarks/di_engine_examples.py --only edac --timeout "$SECONDS_EACH" --out "$W/ours.json" \
     --log-dir "$W/logs" >"$W/ours.harness.log" 2>&1 &
 for v in "torch 0" "paper 0" "paper 1" "torch 1"; do
     set -- $v
-    timeout $((SECONDS_EACH + 60)) python3 benchmarks/edac_reference.py \
+    timeout $((SECONDS_EACH + 60)) $PY benchmarks/edac_reference.py \
         --dataset .devdata/halfcheetah-medium-v2.hdf5 --seconds "$SECONDS_EACH" --init "$1" --q-entropy "$2" \
         --out "$W/ref_$1_$2.json" >"$W/ref_$1_$2.log" 2>&1 &
 done
 wait
-for f in "$W"/ref_*.log; do
-    echo "-- $f"
-    grep updates= "$f" | awk '{print $1, $2}' | tr '\n' ' '
-    echo
-    tail -n 2 "$f"
-done
-for f in "$W"/logs/edac*.log; do
-    echo "-- $f"
-    grep -E 'evaluation:' "$f" | sed -E 's/.*train_iter=([0-9]+) return mean=([-0-9.]+).*/\1:\2/' | tr '\n' ' '
-    echo
-done
+show_reference_curves 2 "$W"/ref_*.log
+show_example_curves "$W"/logs/edac*.log
 tar -czf "$OUT/results.tar.gz" -C "$W" .
