@@ -43,7 +43,6 @@ A stage always sees its own earlier writes (a collector's env_step is exact).
 import queue
 import sys
 import threading
-import time
 from typing import Callable, List, Optional
 
 from ding.framework.context import Context
@@ -51,6 +50,7 @@ from ding.framework.contract import middleware_name
 from ding.framework.kept_ledger import KeptLedger
 from ding.framework.onion import BackwardStack
 from ding.framework.overlap_schedule import OverlapSchedule
+from ding.framework.thread_clock import busy_share, thread_clock
 from ding.framework.thread_budget import async_thread_budget, torch_thread_budget
 
 
@@ -201,13 +201,12 @@ class AsyncPipeline:
         """All stages of `step` in this thread, then its backward parts; False on an error.
         A stage that calls `task.wait_for` hands the rest of the step to the stage threads, as
         in an overlapped step, so a later middleware of the step can emit the event."""
-        timed = self.schedule.wants_inline_timing()
-        cpu, wall = (time.thread_time(), time.perf_counter()) if timed else (0.0, 0.0)
+        start = thread_clock() if self.schedule.wants_inline_timing() else None
         try:
             if self._run_stages_alone(step):
                 return self._error is None  # handed on: the last stage's thread completes the step
-            if timed and not step.fed_on:  # a step that blocked on another thread's event says nothing of its cost
-                self.schedule.inline_step_timed(time.thread_time() - cpu, time.perf_counter() - wall)
+            if start is not None and not step.fed_on:  # a step that blocked on another thread's event
+                self.schedule.inline_step_timed(busy_share(start, thread_clock()))  # says nothing of its cost
             self._complete(step)
         except BaseException as err:
             step.stack.discard()

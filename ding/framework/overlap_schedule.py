@@ -25,8 +25,9 @@ ones (3x on DQN CartPole: the learner's small torch ops and the Python-heavy col
 GIL), which a short run never wins back. What hints that overlap will pay is an inline step that
 leaves its thread idle, waiting for env processes, a simulator or a GPU. When the feeding
 thread was busy for at least `cpu_bound` of each inline probe step (median of thread CPU time
-over wall time), the overlap probe waits until `defer_steps` more inline steps have run, and
-overlap must then be faster by `cpu_bound_margin` instead of `margin`: with nothing to wait for,
+over the wall time it could run: time other processes held the cores does not count), the
+overlap probe waits until `defer_steps` more inline steps have run, and overlap must then be
+faster by `cpu_bound_margin` instead of `margin`: with nothing to wait for,
 the two cost about the same (SAC Pendulum: within 4% either way), and a few percent measured
 in favour of overlap were noise that cost 11% on one seed. When overlap then loses, it is probed
 again only once the inline step's cost has moved by more than `PROFILE_DRIFT` from what it was
@@ -142,10 +143,11 @@ class OverlapSchedule:
         those before the first overlap probe are."""
         return self.schedule == 'auto' and self._planned == 1
 
-    def inline_step_timed(self, cpu_s: float, wall_s: float) -> None:
-        """The feeding thread's CPU time and the wall time of an inline step it ran."""
-        if self.wants_inline_timing() and wall_s > 0:
-            self._cpu_shares.append(cpu_s / wall_s)
+    def inline_step_timed(self, cpu_share: Optional[float]) -> None:
+        """How busy the feeding thread was during an inline step it ran: its CPU time over the
+        wall time it could have run (thread_clock.py: time waiting for a core does not count)."""
+        if self.wants_inline_timing() and cpu_share is not None:
+            self._cpu_shares.append(cpu_share)
 
     def summary(self) -> Dict[str, object]:
         """Steps run in each schedule, and the latest measured cost of each (ms per step)."""
