@@ -20,7 +20,7 @@ their defaults (custom names disappear), and `total_step` grows by one.
 """
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Dict, FrozenSet, Optional, Tuple
+from typing import Any, ClassVar, Dict, FrozenSet, Iterator, Optional, Tuple
 
 from ding.utils.keys import closest, edit_distance
 
@@ -174,6 +174,11 @@ class Context(metaclass=_ContextType):
     @property
     def kept_names(self) -> FrozenSet[str]:
         return frozenset(self._kept_set())
+
+    def iter_kept_names(self) -> Iterator[str]:
+        """The kept names without `kept_names`' copy (async_mode's ledger reads them every step);
+        do not `keep()` while iterating."""
+        return iter(self._kept_set())
 
     def blank(self) -> 'Context':
         """A fresh ctx of the same class and options (strict, declared names, kept names)."""

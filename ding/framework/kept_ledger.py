@@ -60,7 +60,7 @@ class KeptLedger:
     def _fold(self, ctx: Context, snapshot: Dict[str, Any]) -> Dict[str, Any]:
         """Fold `ctx`'s changes since `snapshot` into the record; returns `ctx`'s kept values now."""
         current = {}
-        for name in ctx._kept_set():  # the live set: `kept_names` copies it, and this runs every step
+        for name in ctx.iter_kept_names():
             new = getattr(ctx, name, _UNSET)
             if new is _UNSET:
                 continue

@@ -39,6 +39,13 @@ def test_default_kept_fields():
     assert Context().kept_names == frozenset()
 
 
+def test_iter_kept_names_follows_keep():
+    ctx = Context()
+    assert list(ctx.iter_kept_names()) == []
+    ctx.keep('my_counter')
+    assert set(ctx.iter_kept_names()) == {'my_counter'} == ctx.kept_names
+
+
 def test_unknown_attribute_names_closest_field():
     ctx = OnlineRLContext()
     with pytest.raises(AttributeError, match=r"no field 'env_stpe' \(did you mean 'env_step'\?\)"):
