@@ -8,7 +8,9 @@ import psutil
 import pytest
 
 RAY_NAMES = ('raylet', 'gcs_server', 'ray::', 'default_worker', 'dashboard', 'log_monitor', 'runtime_env',
-             'ray/autoscaler')  # the autoscaler's monitor.py, which `ray start` runs
+             'ray/autoscaler',  # the autoscaler's monitor.py, which `ray start` runs
+             'ray.util.client.server')  # the Ray Client proxy (`ray start --ray-client-server-port`)
+CLUSTER_ADDRESS_FILE = os.path.join(tempfile.gettempdir(), 'ray', 'ray_current_cluster')
 
 
 def ray_processes(since: float):
@@ -55,7 +57,7 @@ def forget_cluster_address(port: int) -> None:
     """`ray start` records its cluster's address in <tmp>/ray/ray_current_cluster, and a later
     `ray.init()` on this machine may try to join it; a cluster stopped by killing its processes
     leaves the file behind. Remove it when it names this port (a cluster this test started)."""
-    path = os.path.join(tempfile.gettempdir(), 'ray', 'ray_current_cluster')
+    path = CLUSTER_ADDRESS_FILE
     try:
         with open(path) as f:
             address = f.read().strip()
@@ -66,6 +68,8 @@ def forget_cluster_address(port: int) -> None:
 
 
 def assert_no_ray_left(since: float, wait_s: float = 20.0) -> None:
+    """No Ray process started since `since` is alive (after up to `wait_s`), and no cluster
+    address written since then is left for a later `ray.init()` on this machine to try to join."""
     deadline = time.time() + wait_s
     while True:
         left = ray_processes(since)
@@ -73,6 +77,11 @@ def assert_no_ray_left(since: float, wait_s: float = 20.0) -> None:
             break
         time.sleep(0.25)
     assert not left, f'Ray processes outlived the run: {left}'
+    try:
+        written = os.path.getmtime(CLUSTER_ADDRESS_FILE)
+    except FileNotFoundError:
+        return
+    assert written < since - 1, f'{CLUSTER_ADDRESS_FILE} names a cluster started by the run and now gone'
 
 
 @pytest.fixture(scope='session')
