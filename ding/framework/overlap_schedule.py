@@ -35,10 +35,16 @@ when overlap lost (a learner that starts late, an env that slows down): while th
 what it was, a new probe would measure the same loss again, and each probe and the drain after
 it cost more than an inline step (SAC Pendulum: its first overlapped step 13-28 ms against 2.5 ms
 inline, the others 1-3 ms dearer).
+
+The other way round, steps that wait are what overlap is for: the first inline probe ends after
+2 steps when both left the feeding thread waiting (share under `cpu_bound`), and once inline
+steps cost CLEARLY_SLOWER times overlapped ones, inline is probed again only when the overlapped
+step's cost has moved by PROFILE_DRIFT. On issue 18's pipeline (63 steps, inline 1.7x dearer)
+that cut its inline steps from 6 to 2 and took async from 1.58x to 1.66x sync (medians of 6).
 """
 import logging
 import time
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 logger = logging.getLogger(__name__)
 
@@ -94,8 +100,11 @@ class OverlapSchedule:
         self._next = False
         self._planned = 0
         self._exploit_now = exploit_steps  # doubles while probes confirm the choice, up to MAX_EXPLOIT_GROWTH x
-        self._settled_inline: Optional[float] = None  # inline cost when overlap lost on busy inline steps
-        self._skipped_probes = 0
+        # (the schedule that won, its cost then) when a probe left no doubt: overlap lost on busy
+        # inline steps, or inline was CLEARLY_SLOWER than overlap; the other is probed again only
+        # once the winner's cost has moved by PROFILE_DRIFT
+        self._settled: Optional[Tuple[bool, float]] = None
+        self._skipped_probes = {True: 0, False: 0}  # overlap?: probes of it skipped
 
     def wants_drain(self) -> bool:
         """True when the next choice needs both probes measured and steps are still in flight:
@@ -131,7 +140,7 @@ class OverlapSchedule:
             return
         oldest = self._segments[0]
         oldest.done_at.append(self._clock())
-        if oldest.probe and self._clearly_slower(oldest):
+        if oldest.probe and (self._clearly_slower(oldest) or self._waited_enough(oldest)):
             oldest.planned = oldest.fed  # feed no more of it; steps already fed still count
         if len(oldest.done_at) == oldest.planned:
             self._segments.pop(0)
@@ -153,7 +162,8 @@ class OverlapSchedule:
         """Steps run in each schedule, and the latest measured cost of each (ms per step)."""
         return {'schedule': self.schedule, 'overlapped_steps': self._steps[True], 'inline_steps': self._steps[False],
                 'inline_cpu_share': round(_median(self._cpu_shares), 3) if self._cpu_shares else None,
-                'overlap_probes_skipped': self._skipped_probes,
+                'overlap_probes_skipped': self._skipped_probes[True],
+                'inline_probes_skipped': self._skipped_probes[False],
                 'ms_per_step': {('overlap' if k else 'inline'): round(v * 1e3, 3) for k, v in self._cost.items()}}
 
     def _plan_next(self) -> _Segment:
@@ -170,18 +180,25 @@ class OverlapSchedule:
         best = bool(self._best)  # both probes are measured by now (`wants_drain`)
         if n % 2 == 0:
             return _Segment(best, self._exploit_now, probe=False)
-        if self._settled_inline is not None and not self._inline_cost_moved():
-            self._skipped_probes += 1
+        if self._settled is not None and not self._settled_cost_moved():
+            self._skipped_probes[not best] += 1
             return _Segment(best, self._exploit_now, probe=False)
         return _Segment(not best, self._probe, probe=True)
 
-    def _inline_cost_moved(self) -> bool:
-        """The latest inline segment's cost differs from the settled one by more than PROFILE_DRIFT."""
-        return abs(self._cost[False] / self._settled_inline - 1.0) > PROFILE_DRIFT
+    def _settled_cost_moved(self) -> bool:
+        """The settled winner's latest cost differs from its cost then by more than PROFILE_DRIFT."""
+        winner, cost = self._settled
+        return abs(self._cost[winner] / cost - 1.0) > PROFILE_DRIFT
 
     def _cpu_bound_steps(self) -> bool:
         """The inline steps before the first overlap probe kept the feeding thread busy."""
         return bool(self._cpu_shares) and _median(self._cpu_shares) >= self._cpu_bound
+
+    def _waited_enough(self, probe: _Segment) -> bool:
+        """The first inline probe's first 2 steps both left their thread waiting (CPU share under
+        `cpu_bound`): overlap is what such steps call for, so it is probed without 2 more."""
+        shares = self._cpu_shares
+        return self._planned == 1 and len(probe.done_at) >= 2 and len(shares) >= 2 and max(shares) < self._cpu_bound
 
     def _clearly_slower(self, probe: _Segment) -> bool:
         other = self._cost.get(not probe.overlap)
@@ -199,10 +216,12 @@ class OverlapSchedule:
             self._exploit_now = self._exploit
         elif self._best is not None and after_probe:  # the other schedule measured again, still slower
             self._exploit_now = min(self._exploit_now * 2, self._exploit * growth)
-        if best:
-            self._settled_inline = None
-        elif cpu_bound and after_probe:  # overlap just lost on busy inline steps: settle until they change
-            self._settled_inline = self._cost[False]
+        if after_probe:  # settle until the winner's cost moves: overlap just lost on busy inline
+            # steps, or inline steps just cost CLEARLY_SLOWER times overlapped ones
+            no_doubt = (not best and cpu_bound) or (best and self._cost[False] > self._cost[True] * CLEARLY_SLOWER)
+            self._settled = (best, self._cost[best]) if no_doubt else None
+        elif self._settled is not None and self._settled[0] != best:
+            self._settled = None
         if best != self._best:
             logger.info('async_mode: %s steps (median %.2f ms per step overlapped, %.2f ms inline)',
                         'overlapping' if best else 'inline', self._cost[True] * 1e3, self._cost[False] * 1e3)

@@ -3,6 +3,7 @@ import itertools
 import sys
 import threading
 import time
+from typing import Optional
 
 import pytest
 
@@ -20,9 +21,10 @@ class FakeClock:
         return self.now
 
 
-def drive(schedule: OverlapSchedule, clock: FakeClock, steps: int, cost: dict, cpu_share: float = 0.5) -> list:
+def drive(schedule: OverlapSchedule, clock: FakeClock, steps: int, cost: dict,
+          cpu_share: Optional[float] = None) -> list:
     """Feed `steps` steps one at a time, each completing after cost[overlap] seconds; an inline
-    step keeps the feeding thread busy for `cpu_share` of that."""
+    step keeps the feeding thread busy for `cpu_share` of that (None: not measured)."""
     modes = []
     for _ in range(steps):
         assert not schedule.wants_drain()  # nothing is in flight here
@@ -86,20 +88,34 @@ def test_a_tie_goes_inline_and_an_evaluation_step_does_not_decide():
     assert modes[10:] == [False] * 8
 
 
-@pytest.mark.parametrize('faster, expected', [
-    (True, [(False, 4), (True, 4 + 8), (False, 2), (True, 16)]),  # the first probe has nothing to compare with
-    (False, [(False, 4), (True, 2), (False, 8), (True, 2), (False, 16)]),  # overlap probes end after 2 steps
-])
-def test_a_probe_clearly_slower_after_two_steps_ends_there(faster, expected):
+def test_a_probe_clearly_slower_after_two_steps_ends_there():
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
-    modes = drive(schedule, clock, sum(n for _, n in expected), {faster: 0.010, not faster: 0.020})
+    expected = [(False, 4), (True, 2), (False, 8), (True, 2), (False, 16)]  # overlap probes end after 2 steps
+    modes = drive(schedule, clock, sum(n for _, n in expected), {True: 0.020, False: 0.010})
     assert [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)] == expected
+
+
+def test_inline_clearly_slower_is_not_reprobed_while_overlapped_steps_cost_the_same():
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
+    modes = drive(schedule, clock, 4 + 4 + 400, {True: 0.010, False: 0.020})
+    assert modes[:4] == [False] * 4 and modes[4:] == [True] * 404  # inline measured once, 2x dearer
+    assert schedule.summary()['inline_probes_skipped'] > 0
+    # overlapped steps get 30% dearer (a learner that starts late): inline is measured again
+    assert False in drive(schedule, clock, 3 * 64, {True: 0.013, False: 0.020})
+
+
+def test_a_small_drift_of_overlapped_steps_does_not_reprobe_a_clearly_slower_inline():
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
+    drive(schedule, clock, 4 + 4 + 200, {True: 0.010, False: 0.020})
+    assert False not in drive(schedule, clock, 1000, {True: 0.0115, False: 0.020})  # 15% dearer
 
 
 @pytest.mark.parametrize('cpu_share, expected', [
     (0.95, [(False, 4 + 64), (True, 4), (False, 8)]),  # inline steps kept their thread busy: overlap probed late
-    (0.5, [(False, 4), (True, 4), (False, 8)]),  # they waited on something: overlap probed at once
+    (0.5, [(False, 2), (True, 4), (False, 8)]),  # they waited on something: overlap probed after 2
 ])
 def test_overlap_is_probed_late_after_inline_steps_that_kept_their_thread_busy(cpu_share, expected):
     clock = FakeClock()
@@ -113,8 +129,9 @@ def test_overlap_losing_after_waiting_inline_steps_is_reprobed_ever_more_rarely(
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, defer_steps=0, clock=clock)
     exploits = [8, 16, 32, 64, 64]
-    modes = drive(schedule, clock, 4 + 4 + sum(exploits) + 4 * len(exploits), {True: 0.011, False: 0.010}, 0.5)
+    modes = drive(schedule, clock, 2 + 4 + sum(exploits) + 4 * len(exploits), {True: 0.011, False: 0.010}, 0.5)
     runs = [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)]
+    assert runs[0] == (False, 2)  # the first inline probe's 2 steps waited: overlap probed at once
     assert runs[2::2] == [(False, n) for n in exploits]
     assert all(run == (True, 4) for run in runs[1::2])
 
@@ -145,7 +162,8 @@ def test_overlap_measured_slightly_faster_is_kept_only_when_inline_steps_wait(cp
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, margin=0.03, cpu_bound_margin=0.10,
                                defer_steps=0, clock=clock)
     modes = drive(schedule, clock, 4 + 4 + 8, {True: 0.0095, False: 0.010}, cpu_share)  # overlap 5% faster
-    assert modes[8:] == [overlaps] * 8
+    inline_probe = 4 if cpu_share >= 0.85 else 2  # steps that waited end the inline probe after 2
+    assert modes[inline_probe + 4:inline_probe + 12] == [overlaps] * 8
 
 
 def test_the_choice_after_both_probes_waits_for_the_steps_in_flight():
@@ -193,9 +211,10 @@ def test_stages_that_overlap_well_are_overlapped(fresh_task):
 
     with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
         task.use(stage).use(stage)
-        task.run(4 + 4 + 32)
+        task.run(2 + 4 + 32)
     summary = task.async_schedule_summary
     assert summary['ms_per_step']['overlap'] < 0.8 * summary['ms_per_step']['inline']
+    assert summary['inline_steps'] == 2  # they waited: the inline probe ends after 2 steps
     assert summary['overlapped_steps'] == 4 + 32
 
 
@@ -208,8 +227,8 @@ def test_stages_that_cannot_run_at_once_are_run_inline(fresh_task):
 
     with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
         task.use(stage).use(stage)
-        task.run(4 + 4 + 32)
-    assert task.async_schedule_summary['inline_steps'] == 4 + 32
+        task.run(2 + 4 + 32)
+    assert task.async_schedule_summary['inline_steps'] == 2 + 32
 
 
 def busy(ctx):  # pure Python: holds the GIL and its core for the whole step
