@@ -1,6 +1,6 @@
 """Collection throughput of the path a DQN user runs, against a bare SyncVectorEnv loop.
 
-Ours: `DQNPolicy` (config `cartpole_dqn_v1_config`: a 4-64-64-2 MLP Q-net, n_sample 256) acting
+Ours: `DQNPolicy` (config `cartpole_dqn_v1_config` with a 4-64-64-2 MLP Q-net, n_sample 256) acting
 eps-greedy through `StepCollector` on a serial `BaseEnvManagerV2`, then `nstep_reward_enhancer`
 (the config's nstep, or 1: the enhancer passes rows through) and `data_pusher` into a
 `DequeBuffer`. Bare: gymnasium's `SyncVectorEnv`, the same Q-net forward, eps-greedy in numpy,
@@ -38,6 +38,7 @@ from dizoo.common.config_loader import load_config
 
 N_ENV, ENV_ID, EPS = 8, 'CartPole-v1', 0.1
 CONFIG = 'dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config'
+HIDDEN = (64, 64)  # issue 18's collection benchmark: a 4-64-64-2 MLP (the config's own net is 256-256)
 
 
 def make_policy(cfg) -> DQNPolicy:
@@ -110,6 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     cfg = load_config(CONFIG, 0, '/tmp/bench_collection', save_cfg=False)
+    cfg.policy.model.encoder_hidden_size_list = list(HIDDEN)  # the benchmark's net, whatever the config tunes
     nstep = int(args.nstep or cfg.policy.nstep)
     if args.n_sample:
         cfg.policy.collect.n_sample = args.n_sample

@@ -56,6 +56,20 @@ ROWS = {
                                             'target_update_freq': 128},
                                   'other': {'eps': {'type': 'linear', 'start': 1.0, 'end': 0.04, 'decay': 8000}}}},
 }
+# sb3zoo_nstep10 without one of its parts each
+_ZOO10 = ROWS['sb3zoo_nstep10']['policy']
+ROWS.update({
+    'zoo10_mlp64': {'policy': dict(_ZOO10, model={'encoder_hidden_size_list': [64, 64]})},
+    'zoo10_random0': {'policy': dict(_ZOO10, random_collect_size=0)},
+    'zoo10_upc64': {'policy': dict(_ZOO10, learn=dict(_ZOO10['learn'], update_per_collect=64))},
+    'zoo10_eps5000': {'policy': dict(_ZOO10, other={'eps': {'type': 'linear', 'start': 1.0, 'end': 0.04,
+                                                             'decay': 5000}})},
+})
+_EPS5000 = ROWS['zoo10_eps5000']['policy']
+ROWS.update({
+    'zoo10_eps5000_h128': {'policy': dict(_EPS5000, model={'encoder_hidden_size_list': [128, 128]})},
+    'zoo10_eps5000_upc96': {'policy': dict(_EPS5000, learn=dict(_EPS5000['learn'], update_per_collect=96))},
+})
 
 
 def run_seed(row: str, seed: int, work: Path) -> dict:

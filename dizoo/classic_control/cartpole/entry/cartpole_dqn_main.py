@@ -63,7 +63,8 @@ def main(seed: int = 0, config: str = 'v0', max_env_step: int = int(1e5), exp_na
 
         task.use(interaction_evaluator(cfg, policy.eval_mode, evaluator_env))
         task.use(eps_greedy_handler(cfg))
-        task.use(StepCollector(cfg, policy.collect_mode, collector_env))
+        task.use(StepCollector(cfg, policy.collect_mode, collector_env,
+                               random_collect_size=cfg.policy.get('random_collect_size', 0)))
         task.use(nstep_reward_enhancer(cfg))
         task.use(data_pusher(cfg, buffer_))
         task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
