@@ -3,8 +3,8 @@
 Why: async_mode's schedule asks whether an inline step kept its thread busy (thread CPU time over
 wall time). On a machine whose cores other processes also want, a busy thread spends part of
 the wall time runnable but not running, on the kernel's run queue, and its CPU share drops as
-if it had waited for an env or a GPU (0.85 -> 0.5 with two CPU hogs on 2 cores), so a busy step
-was misread as a waiting one. Linux reports that run-queue time per thread
+if it had waited for an env or a GPU (1.0 -> 0.26-0.37 with three CPU-spinning processes on
+2 cores), so a busy step was misread as a waiting one. Linux reports that run-queue time per thread
 (/proc/thread-self/schedstat: ns on a CPU, ns waiting on a run queue, timeslices); where it
 does not exist the run-queue time reads 0 and the share is thread CPU over wall, as before.
 CPU time comes from `time.thread_time()`: schedstat's own CPU figure of a running thread is
