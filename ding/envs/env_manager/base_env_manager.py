@@ -271,8 +271,9 @@ class BaseEnvManagerV2(TimestepAdapter):
     def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
                       episode_return: np.ndarray, episode_length: np.ndarray) -> None:
         ready = next_obs.copy()
-        dropped = set(self._dropped_now)
+        dropped = set(self._dropped_now) if self._dropped_now else ()
         self._dropped_now = []
+        deactivated = False
         for i in ended:
             if i in dropped:  # lost to a restart: no return, not counted; a fresh episode is ready
                 episode_return[i], episode_length[i] = np.nan, 0
@@ -293,9 +294,11 @@ class BaseEnvManagerV2(TimestepAdapter):
                 ready[i] = check_obs(i, self._reset_one(i, None), self._obs_shape)
             else:
                 self._active[i] = False
-        self._streaks.completed([i for i in ended if i not in dropped])
+                deactivated = True
+        self._streaks.completed([i for i in ended if i not in dropped] if dropped else ended)
         self._obs = ready
-        self._update_active()
+        if deactivated:  # an auto-reset env stays active: most episode ends change nothing here
+            self._update_active()
 
     # --- state ----------------------------------------------------------------------------
     @property
