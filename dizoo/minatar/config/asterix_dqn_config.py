@@ -16,6 +16,10 @@ benchmarks/results/minatar_configs_2m.json), its best evaluation was 4.0: still 
 With one update per 2 env steps (`update_per_collect=16`) for 65 minutes (2026-11-27, 1.97M env
 steps; benchmarks/results/minatar_configs_asterix_upc16.json) it did worse: best 2.6, evaluations
 averaging about 0.6 throughout, against 1.25-1.6 after 0.5M steps at one update per 8.
+It reaches 10 given the MinAtar paper's order of frames: trained for 95 minutes (2026-11-27,
+6.72M env steps, one torch thread; benchmarks/results/minatar_configs_asterix_long.json) it
+first evaluated at 12.2 after 3.12M env steps, where `ding -m serial` stops, and went on
+climbing: evaluations averaging 11.5 over 4.0-4.5M env steps, 23.3 over 6.0-6.5M, best 51.8.
 
 Train: ding -m serial -c asterix_dqn_config.py -s 0"""
 from easydict import EasyDict
