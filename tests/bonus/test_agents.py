@@ -27,7 +27,8 @@ def test_dqn_agent_trains_evaluates_and_deploys_its_best(tmp_path, monkeypatch):
     from ding.bonus import DQNAgent
     agent = DQNAgent(env_id='CartPole-v1', seed=1, exp_name='agent',
                      cfg={'env': {'n_evaluator_episode': 2},
-                          'policy': {'collect': {'n_sample': 8}, 'learn': {'learning_rate': 0.0005}}})
+                          'policy': {'collect': {'n_sample': 8}, 'learn': {'learning_rate': 0.0005},
+                                     'random_collect_size': 0}})  # 120 steps: shorter than the tuned warm-up
     assert agent.cfg.policy.learn.learning_rate == 0.0005 and agent.cfg.seed == 1
     result = agent.train(step=120, debug=True)
     rows = [json.loads(line) for line in (tmp_path / 'agent' / 'result.json').read_text().splitlines()]

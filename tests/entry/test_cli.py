@@ -9,8 +9,9 @@ from PIL import Image
 from ding.entry.cli import main
 
 DQN_V1 = ['--algo', 'dqn', '--env', 'CartPole-v1']
+# a run of a few collects: no random warm-up (the tuned config's 1,000 steps would outlast it)
 SMALL = json.dumps({'env': {'n_evaluator_episode': 2},
-                    'policy': {'collect': {'n_sample': 8}, 'learn': {'update_per_collect': 4},
+                    'policy': {'collect': {'n_sample': 8}, 'learn': {'update_per_collect': 4}, 'random_collect_size': 0,
                                'other': {'replay_buffer': {'replay_buffer_size': 1000}}}})
 
 
