@@ -17,6 +17,11 @@ With one update per 2 env steps (`update_per_collect=16`) for 35 minutes (2026-1
 steps; benchmarks/results/minatar_configs_seaquest_upc16.json) it did worse: best 2.2, evaluations
 averaging 0.1-0.3, against 1.5-1.9 after 0.5M steps at one update per 8.
 
+It reaches 10 given the MinAtar paper's order of frames: trained for 90 minutes (2026-11-27,
+6.80M env steps, one torch thread; benchmarks/results/minatar_configs_seaquest_long.json) it
+first evaluated at 10.0 after 5.16M env steps, where `ding -m serial` stops, and went on
+climbing: evaluations averaging 6.4 over 5.0-5.5M env steps, 7.7 over 6.0-6.5M, best 22.8.
+
 Train: ding -m serial -c seaquest_dqn_config.py -s 0"""
 from easydict import EasyDict
 
