@@ -37,25 +37,22 @@ ROWS = {
     'upc128_eps2500': {'policy': {'learn': {'update_per_collect': 128}, 'other': {'eps': {'decay': 2500}}}},
     'nsample128_upc64': {'policy': {'collect': {'n_sample': 128}, 'learn': {'update_per_collect': 64}}},
     'hidden128': {'policy': {'model': {'encoder_hidden_size_list': [128, 128]}}},
-    # rl-baselines3-zoo's DQN CartPole-v1 settings, which SB3 runs in benchmarks/compare: train every
-    # 256 env steps with 128 updates of batch 64, lr 2.3e-3, 1-step returns at gamma 0.99, eps
-    # 1 -> 0.04 over 8,000 env steps, 1,000 random steps first, a 256-256 MLP. SB3 counts its
-    # target_update_interval (10) in env steps, and it trains between collections: the target
-    # is the online net as each round of 128 updates begins, so here it is copied every 128.
-    'sb3zoo': {'policy': {'model': {'encoder_hidden_size_list': [256, 256]}, 'nstep': 1, 'discount_factor': 0.99,
-                          'random_collect_size': 1000,
-                          'learn': {'update_per_collect': 128, 'learning_rate': 0.0023, 'target_update_freq': 128},
-                          'other': {'eps': {'type': 'linear', 'start': 1.0, 'end': 0.04, 'decay': 8000}}}},
-    'sb3zoo_mlp64': {'policy': {'model': {'encoder_hidden_size_list': [64, 64]}, 'nstep': 1, 'discount_factor': 0.99,
-                                'random_collect_size': 1000,
-                                'learn': {'update_per_collect': 128, 'learning_rate': 0.0023,
-                                          'target_update_freq': 128},
-                                'other': {'eps': {'type': 'linear', 'start': 1.0, 'end': 0.04, 'decay': 8000}}}},
-    'sb3zoo_nstep10': {'policy': {'model': {'encoder_hidden_size_list': [256, 256]}, 'random_collect_size': 1000,
-                                  'learn': {'update_per_collect': 128, 'learning_rate': 0.0023,
-                                            'target_update_freq': 128},
-                                  'other': {'eps': {'type': 'linear', 'start': 1.0, 'end': 0.04, 'decay': 8000}}}},
 }
+# rl-baselines3-zoo's DQN CartPole-v1 settings, which SB3 runs in benchmarks/compare: train every
+# 256 env steps with 128 updates of batch 64, lr 2.3e-3, 1-step returns at gamma 0.99, eps
+# 1 -> 0.04 over 8,000 env steps, 1,000 random steps first, a 256-256 MLP. SB3 counts its
+# target_update_interval (10) in env steps, and it trains between collections: the target
+# is the online net as each round of 128 updates begins, so here it is copied every 128.
+_ZOO = {'model': {'encoder_hidden_size_list': [256, 256]}, 'nstep': 1, 'discount_factor': 0.99,
+        'random_collect_size': 1000,
+        'learn': {'update_per_collect': 128, 'learning_rate': 0.0023, 'target_update_freq': 128},
+        'other': {'eps': {'type': 'linear', 'start': 1.0, 'end': 0.04, 'decay': 8000}}}
+ROWS.update({
+    'sb3zoo': {'policy': _ZOO},
+    'sb3zoo_mlp64': {'policy': dict(_ZOO, model={'encoder_hidden_size_list': [64, 64]})},
+    # the config's own 10-step returns at 0.995 instead of the zoo's 1-step at 0.99
+    'sb3zoo_nstep10': {'policy': {k: v for k, v in _ZOO.items() if k not in ('nstep', 'discount_factor')}},
+})
 # sb3zoo_nstep10 without one of its parts each
 _ZOO10 = ROWS['sb3zoo_nstep10']['policy']
 ROWS.update({
