@@ -42,6 +42,8 @@ VARIANTS = {
     # edac.py with more critics than its config's ten (the EDAC paper's range is 10 to 50)
     **{f'edac@ensemble_num={n}': ('edac', _EDAC_CFG, f'    main_config.policy.model.ensemble_num = {n}\n{_EDAC_CFG}')
        for n in (20, 50)},
+    # edac.py with each update run eagerly (its config replays them as CUDA graphs on a GPU)
+    'edac@cuda_graph=False': ('edac', _EDAC_CFG, f'    main_config.policy.learn.cuda_graph = False\n{_EDAC_CFG}'),
 }
 STOP_REACHED = re.compile(r'stop_value \S+ reached')
 EVALUATION = re.compile(r'evaluation: env_step=(\d+) train_iter=(\d+) return mean=(\S+)')

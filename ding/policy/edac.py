@@ -67,17 +67,21 @@ class EDACPolicy(SACPolicy):
         self._eta = float(self._cfg.learn.eta)
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
-        obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
-        action = action.float().reshape(len(obs), -1)  # datasets may store a 1-d action as [B]
+        return self._graph_safe_forward_learn(data)
+
+    def _update_tensors(self, inputs: Dict[str, Optional[torch.Tensor]]) -> Dict[str, torch.Tensor]:
+        """One update of the ensemble, actor and temperature; tensors only (`learn.cuda_graph` captures it)."""
+        obs, next_obs = inputs['obs'], inputs['next_obs']
+        action = inputs['action'].float().reshape(len(obs), -1)  # datasets may store a 1-d action as [B]
         model = self._model
         alpha = self._log_alpha.detach().exp()
         with torch.no_grad():
             next_action, next_logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(next_obs))
             target_alpha = alpha if self._cfg.learn.with_q_entropy else torch.zeros_like(alpha)
-            target = soft_q_target(reward, done, self._target_model.q_all(next_obs, next_action), next_logp,
-                                   target_alpha, self._gamma, nstep)
+            target = soft_q_target(inputs['reward'], inputs['done'], self._target_model.q_all(next_obs, next_action),
+                                   next_logp, target_alpha, self._gamma, inputs['nstep'])
         q, diversity = self._ensemble_q(obs, action)
-        loss_q, td_abs = critic_loss(q, target, weight)
+        loss_q, td_abs = critic_loss(q, target, inputs['weight'])
         stats = {}
         if diversity is not None:
             loss_q = loss_q + self._eta * diversity
@@ -85,11 +89,10 @@ class EDACPolicy(SACPolicy):
         new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
-        total = self._sac_update(loss_q, loss_pi, loss_alpha)
+        total = self._sac_step(loss_q, loss_pi, loss_alpha)
         stats.update(total_loss=total, critic_loss=loss_q, policy_loss=loss_pi, alpha_loss=loss_alpha, alpha=alpha,
-                     q_value=q.mean(), target_q_value=target.mean(), entropy=-logp.mean())
-        return {**self._to_floats(stats), 'cur_lr_q': self._cfg.learn.learning_rate_q,
-                'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
+                     q_value=q.mean(), target_q_value=target.mean(), entropy=-logp.mean(), td_abs=td_abs)
+        return stats
 
     def _ensemble_q(self, obs: torch.Tensor, action: torch.Tensor) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
         """Every critic's Q(s, a) [N, B], and the diversity penalty when `eta` > 0 (else None).

@@ -1,7 +1,7 @@
 """Soft actor-critic (Haarnoja et al. 2018) with automatic entropy tuning, for continuous
 actions in [-1, 1] (a tanh-squashed Gaussian actor; the env scales them to its bounds)."""
 import functools
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import torch
 from torch import nn
@@ -48,31 +48,25 @@ class SACPolicy(SACPolicyBase):
         self._setup_sac_learner(default_target_entropy=-self._model.action_dim)
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
-        obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
+        return self._graph_safe_forward_learn(data)
+
+    def _update_tensors(self, inputs: Dict[str, Optional[torch.Tensor]]) -> Dict[str, torch.Tensor]:
+        """One update of critics, actor and temperature; tensors only (`learn.cuda_graph` captures it)."""
+        obs, action, next_obs = inputs['obs'], inputs['action'], inputs['next_obs']
         model = self._model
         alpha = self._log_alpha.detach().exp()
         with torch.no_grad():
             next_action, next_logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(next_obs))
-            target = soft_q_target(reward, done, self._target_model.q_all(next_obs, next_action), next_logp,
-                                   alpha, self._gamma, nstep)
+            target = soft_q_target(inputs['reward'], inputs['done'], self._target_model.q_all(next_obs, next_action),
+                                   next_logp, alpha, self._gamma, inputs['nstep'])
         q = model.q_all(obs, action)
-        loss_q, td_abs = critic_loss(q, target, weight)
+        loss_q, td_abs = critic_loss(q, target, inputs['weight'])
         new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
-        total = self._sac_update(loss_q, loss_pi, loss_alpha)
-        stats = self._to_floats({
-            'total_loss': total,
-            'critic_loss': loss_q,
-            'policy_loss': loss_pi,
-            'alpha_loss': loss_alpha,
-            'alpha': alpha,
-            'q_value': q[0].mean(),
-            'target_q_value': target.mean(),
-            'entropy': -logp.mean(),
-        })
-        return {**stats, 'cur_lr_q': self._cfg.learn.learning_rate_q,
-                'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
+        total = self._sac_step(loss_q, loss_pi, loss_alpha)
+        return dict(total_loss=total, critic_loss=loss_q, policy_loss=loss_pi, alpha_loss=loss_alpha, alpha=alpha,
+                    q_value=q[0].mean(), target_q_value=target.mean(), entropy=-logp.mean(), td_abs=td_abs)
 
     def _monitor_vars_learn(self) -> List[str]:
         return ['cur_lr_q', 'cur_lr_p', 'total_loss', 'critic_loss', 'policy_loss', 'alpha_loss', 'alpha',

@@ -5,6 +5,7 @@ from typing import Any, Dict, List
 
 import torch
 
+from ding.data.batch import Batch
 from ding.policy.qac_base import QACPolicyBase
 
 
@@ -43,12 +44,28 @@ class SACPolicyBase(QACPolicyBase):
         return [{'params': [self._log_alpha], 'lr': learn.learning_rate_alpha}] if self._auto_alpha else []
 
     def _sac_update(self, loss_q: torch.Tensor, loss_pi: torch.Tensor, loss_alpha: torch.Tensor) -> torch.Tensor:
-        """One backward and optimizer step over the summed losses, then the critics' polyak update."""
+        """`_sac_step`, counted as one learner iteration."""
+        total = self._sac_step(loss_q, loss_pi, loss_alpha)
+        self._learn_iter += 1
+        return total
+
+    def _sac_step(self, loss_q: torch.Tensor, loss_pi: torch.Tensor, loss_alpha: torch.Tensor) -> torch.Tensor:
+        """One backward and optimizer step over the summed losses, then the critics' polyak update
+        (tensor work only, so that a CUDA graph can capture it)."""
         total = loss_q + loss_pi + (loss_alpha if self._auto_alpha else 0.0)
         self._apply_gradients(total)
         self._update_target(self._online_critic, self._target_critic)
-        self._learn_iter += 1
         return total
+
+    def _graph_safe_forward_learn(self, data: Batch) -> Dict[str, Any]:
+        """The `_forward_learn` of a subclass whose update is `_update_tensors(inputs) -> stats`
+        (scalar tensors, plus `td_abs` [B] for priorities): run it eagerly or as a CUDA graph,
+        then read the statistics with one device sync."""
+        stats = dict(self._run_update(self._learn_inputs(data)))
+        self._learn_iter += 1
+        td_abs = stats.pop('td_abs')
+        return {**self._to_floats(stats), 'cur_lr_q': self._cfg.learn.learning_rate_q,
+                'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
 
     def _state_dict_learn(self) -> Dict[str, Any]:
         return {**super()._state_dict_learn(), 'log_alpha': self._log_alpha.detach().clone()}

@@ -49,6 +49,7 @@ main_config = dict(
             auto_alpha=True,
             eta=1.0,
             with_q_entropy=False,
+            cuda_graph=True,  # ours: each update replayed as one CUDA graph on a GPU (eager on a CPU)
             learner=dict(hook=dict(save_ckpt_after_iter=100000)),
         ),
         collect=dict(data_type='d4rl'),

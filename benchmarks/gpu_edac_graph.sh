@@ -1,0 +1,60 @@
+#!/bin/bash
+# learn.cuda_graph on a lent GPU (issue 15's edac.py), in one call:
+#   1. tests/policy/test_cuda_graph.py (replayed SAC and EDAC updates against eager ones);
+#   2. benchmarks/cuda_graph_updates.py: ms per update, eager against graphed;
+#   3. DI-engine's edac.py, unchanged (its dizoo config sets cuda_graph=True), for SECONDS on the local
+#      100k set and, at the same time, on a 1M set (D4RL's size) made there from the same SAC in
+#      CHUNKS parallel pieces. If step 2 failed, step 3 runs the eager variant `edac@cuda_graph=False`.
+# Carried besides .whl/: .devdata/ with halfcheetah-medium-v2.hdf5, hc_sac_100k/ckpt/final.pth.tar (the
+# SAC that made it) and DI-engine 0.5.3's wheel. Logs and JSONs go straight to OUT_DIR (a cut call
+# keeps them).
+#
+#   bash benchmarks/gpu_edac_graph.sh OUT_DIR [SECONDS=360] [CHUNKS=10]
+set -u
+OUT=${1:?usage: gpu_edac_graph.sh OUT_DIR [SECONDS] [CHUNKS]}
+SECONDS_EACH=${2:-360}
+CHUNKS=${3:-10}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+W=${TMPDIR:-/tmp}/gpu_edac_graph
+rm -rf "$W"
+mkdir -p "$W/big" "$W/logs/100k" "$W/logs/1m" "$OUT"
+. benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, data dirs, PY
+date
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+export OMP_NUM_THREADS=1
+for i in $(seq 1 "$CHUNKS"); do
+    $PY -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2 --episodes 100 --seed "$i" \
+        --sac-dir .devdata/hc_sac_100k --out "$W/part$i.hdf5" >"$W/part$i.log" 2>&1 &
+done
+timeout 120 $PY -m pytest -q -p no:cacheprovider tests/policy/test_cuda_graph.py >"$OUT/pytest.log" 2>&1
+tail -n 3 "$OUT/pytest.log"
+timeout 150 $PY benchmarks/cuda_graph_updates.py --updates 300 --rounds 3 --out "$OUT/cuda_graph_updates.json" \
+    >"$OUT/cuda_graph_updates.log" 2>&1
+SPEED_RC=$?
+cat "$OUT/cuda_graph_updates.log"
+wait
+$PY - "$W" <<'PYEOF'
+import glob, sys
+import numpy as np
+from ding.data.offline_dataset import d4rl_transitions, read_hdf5
+from ding.data.offline_save import save_offline_data
+parts = [d4rl_transitions(read_hdf5(p)) for p in sorted(glob.glob(sys.argv[1] + '/part*.hdf5'))]
+merged = {k: np.concatenate([part[k] for part in parts]) for k in parts[0].keys()}
+save_offline_data(merged, sys.argv[1] + '/big/halfcheetah-medium-v2.hdf5', 'd4rl')
+print('merged', len(parts), 'parts,', len(merged['reward']), 'transitions')
+PYEOF
+EXAMPLE=edac
+[ "$SPEED_RC" -eq 0 ] || EXAMPLE=edac@cuda_graph=False
+date
+echo "== $EXAMPLE for ${SECONDS_EACH}s on the local 100k set and on the 1M set"
+D4RL_DATASET_DIR=$ROOT/.devdata $PY benchmarks/di_engine_examples.py --only "$EXAMPLE" --timeout "$SECONDS_EACH" \
+    --out "$OUT/edac_100k.json" --log-dir "$W/logs/100k" >"$W/edac_100k.harness.log" 2>&1 &
+D4RL_DATASET_DIR=$W/big $PY benchmarks/di_engine_examples.py --only "$EXAMPLE" --timeout "$SECONDS_EACH" \
+    --out "$OUT/edac_1m.json" --log-dir "$W/logs/1m" >"$W/edac_1m.harness.log" 2>&1 &
+wait
+for f in "$W"/logs/*/edac*.log; do
+    show_example_curves "$f"
+    grep -E 'train_iter=' "$f" | grep -v evaluation | tail -n 1 | cut -c1-220
+done
+tar -czf "$OUT/logs.tar.gz" -C "$W" logs
