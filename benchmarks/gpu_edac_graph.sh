@@ -18,7 +18,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 W=${TMPDIR:-/tmp}/gpu_edac_graph
 rm -rf "$W"
-mkdir -p "$W/big" "$W/logs/100k" "$W/logs/1m" "$OUT"
+mkdir -p "$W/big" "$OUT/logs_100k" "$OUT/logs_1m"
 . benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, data dirs, PY
 date
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
@@ -49,12 +49,11 @@ EXAMPLE=edac
 date
 echo "== $EXAMPLE for ${SECONDS_EACH}s on the local 100k set and on the 1M set"
 D4RL_DATASET_DIR=$ROOT/.devdata $PY benchmarks/di_engine_examples.py --only "$EXAMPLE" --timeout "$SECONDS_EACH" \
-    --out "$OUT/edac_100k.json" --log-dir "$W/logs/100k" >"$W/edac_100k.harness.log" 2>&1 &
+    --out "$OUT/edac_100k.json" --log-dir "$OUT/logs_100k" >"$W/edac_100k.harness.log" 2>&1 &
 D4RL_DATASET_DIR=$W/big $PY benchmarks/di_engine_examples.py --only "$EXAMPLE" --timeout "$SECONDS_EACH" \
-    --out "$OUT/edac_1m.json" --log-dir "$W/logs/1m" >"$W/edac_1m.harness.log" 2>&1 &
+    --out "$OUT/edac_1m.json" --log-dir "$OUT/logs_1m" >"$W/edac_1m.harness.log" 2>&1 &
 wait
-for f in "$W"/logs/*/edac*.log; do
+for f in "$OUT"/logs_*/edac*.log; do
     show_example_curves "$f"
     grep -E 'train_iter=' "$f" | grep -v evaluation | tail -n 1 | cut -c1-220
 done
-tar -czf "$OUT/logs.tar.gz" -C "$W" logs

@@ -51,12 +51,12 @@ def test_replayed_updates_match_eager_ones(policy_cls, model):
     assert graphed._graphed_update.captured == 1  # 3 warm-up updates, then captured on the 4th
     assert graphed._learn_iter == eager._learn_iter == 6
     for a, b in zip(eager_outs, graphed_outs):
-        assert b['critic_loss'] == pytest.approx(a['critic_loss'], rel=1e-4, abs=1e-5)
-        assert b['policy_loss'] == pytest.approx(a['policy_loss'], rel=1e-4, abs=1e-5)
+        assert b['critic_loss'] == pytest.approx(a['critic_loss'], rel=1e-3, abs=1e-4)
+        assert b['policy_loss'] == pytest.approx(a['policy_loss'], rel=1e-3, abs=1e-4)
     for p, q in zip(eager._model.parameters(), graphed._model.parameters()):
-        torch.testing.assert_close(q, p, rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(q, p, rtol=1e-3, atol=1e-4)
     for p, q in zip(eager._target_model.parameters(), graphed._target_model.parameters()):
-        torch.testing.assert_close(q, p, rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(q, p, rtol=1e-3, atol=1e-4)
 
 
 @needs_gpu
