@@ -21,6 +21,12 @@ def _signature(inputs: Tensors) -> Tuple:
     return tuple((k, None if v is None else (tuple(v.shape), v.dtype, v.device)) for k, v in sorted(inputs.items()))
 
 
+def _detached(outputs: Dict[str, torch.Tensor]) -> Dict[str, torch.Tensor]:
+    # An output that keeps its autograd graph keeps the parameters' gradient-accumulator nodes, and
+    # with them the stream they were made on: a later update on another stream would then sync with it.
+    return {k: v.detach() for k, v in outputs.items()}
+
+
 class _Captured:
     """One capture: its graph and the static tensors it reads and writes."""
 
@@ -33,7 +39,7 @@ class _Captured:
         self.graph = torch.cuda.CUDAGraph()
         # thread_local: other threads (an async pipeline's collector) may use the GPU meanwhile
         with torch.cuda.graph(self.graph, capture_error_mode='thread_local'):
-            self.outputs = update(self.inputs)
+            self.outputs = _detached(update(self.inputs))
 
     def replay(self, inputs: Tensors) -> Dict[str, torch.Tensor]:
         for key, value in inputs.items():
@@ -86,6 +92,6 @@ class GraphedUpdate:
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
-            out = self._update(inputs)
+            out = _detached(self._update(inputs))
         torch.cuda.current_stream().wait_stream(side)
         return out
