@@ -54,16 +54,14 @@ class QACPolicyBase(Policy):
         self._learn_iter = 0
 
     def _check_cuda_graph(self) -> bool:
-        """Whether `learn.cuda_graph=True` can apply; raises where it never could. With `cuda=True`
-        on a machine without a GPU the policy already runs on the CPU (`policy_device`), and so do
-        its updates, eagerly, with a warning."""
+        """Whether `learn.cuda_graph=True` applies: on a GPU. Raises where it never could. A learner
+        on the CPU (`cuda=False`, or `cuda=True` on a machine without a GPU) updates eagerly, with
+        a warning, so that one config serves both."""
         name = type(self).__name__
         if not hasattr(self, '_update_tensors'):
             raise ValueError(f'learn.cuda_graph=True: {name} has no graph-safe update; SACPolicy and EDACPolicy do')
-        if not self._cfg.cuda:
-            raise ValueError(f'learn.cuda_graph=True needs the learner on a GPU: set policy.cuda=True ({name})')
         if self._device.type != 'cuda':
-            logger.warning('learn.cuda_graph=True but the policy runs on %s: updates run eagerly', self._device)
+            logger.warning('learn.cuda_graph=True but %s learns on %s: updates run eagerly', name, self._device)
             return False
         if self._multi_gpu:
             raise ValueError('learn.cuda_graph=True cannot be combined with multi_gpu: the gradient all-reduce '

@@ -14,9 +14,12 @@ EDAC_MODEL = dict(SAC_MODEL, ensemble_num=4)
 needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason='replaying a CUDA graph needs a GPU')
 
 
-def test_cuda_graph_without_cuda_is_a_config_error():
-    with pytest.raises(ValueError, match='policy.cuda=True'):
-        SACPolicy(dict(model=SAC_MODEL, learn=dict(cuda_graph=True)))
+def test_cuda_graph_on_a_cpu_learner_updates_eagerly_with_a_warning(caplog):
+    with caplog.at_level(logging.WARNING):
+        policy = SACPolicy(dict(model=SAC_MODEL, learn=dict(cuda_graph=True, batch_size=32)))
+    assert policy._graphed_update is None
+    assert 'SACPolicy learns on cpu: updates run eagerly' in caplog.text
+    assert policy.learn_mode.forward(random_batch(32, obs_dim=3, act_dim=2))['critic_loss'] > 0
 
 
 def test_cuda_graph_on_a_policy_without_a_graph_safe_update_is_an_error():
