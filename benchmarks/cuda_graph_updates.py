@@ -1,8 +1,10 @@
-"""Time per update of EDAC (edac.py's config: ten critics, 3x256 layers, batch 256) and SAC
-(HalfCheetah's config) on a GPU, eager against `learn.cuda_graph=True`, in one process, the two
-alternating in rounds. Each update starts from a host batch (numpy), as the trainer hands it over.
+"""Time per update on a GPU, eager against `learn.cuda_graph=True`, in one process, the two
+alternating in rounds: EDAC (edac.py's config: ten critics, 3x256 layers, batch 256), SAC
+(HalfCheetah's config), DQN on CartPole-v1 (256-256 MLP, batch 64, 10-step returns) and DQN and
+QR-DQN on MinAtar Breakout (the MinAtar paper's conv net, batch 64, 3-step returns). Each update
+starts from a host batch (numpy), as the trainer hands it over.
 
-    python benchmarks/cuda_graph_updates.py [--updates 500] [--rounds 3] --out cuda_graph_updates.json
+    python benchmarks/cuda_graph_updates.py [--updates 300] [--rounds 3] [--algos ...] --out FILE
 """
 import argparse
 import copy
@@ -22,15 +24,29 @@ from ding.data import Batch  # noqa: E402
 from ding.utils.registry import POLICY_REGISTRY  # noqa: E402
 
 CONFIGS = {'edac': 'dizoo.d4rl.config.halfcheetah_medium_edac_config',
-           'sac': 'dizoo.mujoco.config.halfcheetah_sac_config'}
+           'sac': 'dizoo.mujoco.config.halfcheetah_sac_config',
+           'dqn_cartpole': 'dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config',
+           'dqn_minatar': 'dizoo.minatar.config.breakout_dqn_config',
+           'qrdqn_minatar': 'dizoo.minatar.config.breakout_qrdqn_config'}
 
 
-def host_batch(size: int, obs_dim: int, act_dim: int) -> Batch:
+def host_batch(cfg) -> Batch:
+    """A replay batch of the config's shapes: continuous actions for SAC/EDAC, discrete for the DQN
+    family, with n-step reward rows where the config has nstep > 1."""
     rng = np.random.default_rng(0)
-    return Batch(obs=rng.normal(size=(size, obs_dim)).astype(np.float32),
-                 action=rng.uniform(-1, 1, (size, act_dim)).astype(np.float32),
-                 reward=rng.normal(size=size).astype(np.float32),
-                 next_obs=rng.normal(size=(size, obs_dim)).astype(np.float32), done=np.zeros(size, bool))
+    size, model = int(cfg.learn.batch_size), cfg.model
+    obs_shape = tuple(model.obs_shape) if isinstance(model.obs_shape, (list, tuple)) else (int(model.obs_shape), )
+    nstep = int(cfg.get('nstep', 1))
+    if cfg.type in ('sac', 'edac'):
+        action = rng.uniform(-1, 1, (size, int(model.action_shape))).astype(np.float32)
+    else:
+        action = rng.integers(0, int(model.action_shape), size)
+    columns = dict(obs=rng.normal(size=(size, *obs_shape)).astype(np.float32), action=action,
+                   reward=rng.normal(size=(size, nstep) if nstep > 1 else size).astype(np.float32),
+                   next_obs=rng.normal(size=(size, *obs_shape)).astype(np.float32), done=np.zeros(size, bool))
+    if nstep > 1:
+        columns['nstep'] = np.full(size, nstep)
+    return Batch(**columns)
 
 
 def make_policy(algo: str, graphed: bool):
@@ -39,9 +55,8 @@ def make_policy(algo: str, graphed: bool):
                          auto=True, save_cfg=False)
     cfg.policy.cuda = True
     cfg.policy.learn.cuda_graph = graphed
-    policy = POLICY_REGISTRY.lookup(algo)(cfg.policy, enable_field=['learn'])
-    model = cfg.policy.model
-    return policy, host_batch(int(cfg.policy.learn.batch_size), int(model.obs_shape), int(model.action_shape))
+    policy = POLICY_REGISTRY.lookup(cfg.policy.type)(cfg.policy, enable_field=['learn'])
+    return policy, host_batch(cfg.policy)
 
 
 def ms_per_update(policy, data: Batch, updates: int) -> float:

@@ -38,4 +38,4 @@ class C51Policy(DQNPolicy):
                                  self._cfg.discount_factor, self._model.support, nstep=data.get('nstep'),
                                  weight=weight)
         return TDLoss(td.loss, td.td_error_per_sample,
-                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target_q.mean().item()})
+                      {'q_value': td.q_sa.mean(), 'target_q_value': td.target_q.mean()})

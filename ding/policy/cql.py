@@ -20,6 +20,7 @@ class CQLPolicy(SACPolicy):
     (uniform and policy samples per state), `learn.with_lagrange` / `learn.lagrange_thresh`
     (tune the weight so the penalty stays near the threshold), `learn.with_q_entropy` (the
     entropy bonus in the TD target; off by default, as DI-engine)."""
+    graph_safe_update = False  # its own _forward_learn (the CQL penalty), not `_update_tensors`
     config = dict(
         type='cql',
         random_collect_size=10000,

@@ -15,6 +15,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('discrete_cql')
 class DiscreteCQLPolicy(QRDQNPolicy):
+    graph_safe_update = False  # not captured by learn.cuda_graph: its statistics read host values
     config = dict(
         type='discrete_cql',
         discount_factor=0.97,

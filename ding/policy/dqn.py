@@ -21,6 +21,7 @@ import torch
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
+from ding.policy.graphed_learn import GraphedLearnMixin
 from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.qac_targets import soft_update
@@ -28,26 +29,28 @@ from ding.rl_utils.td import q_nstep_td_error
 from ding.utils.registry import POLICY_REGISTRY
 
 
-def make_adam(params: Iterable[torch.nn.Parameter], lr: float) -> torch.optim.Adam:
+def make_adam(params: Iterable[torch.nn.Parameter], lr: float, capturable: bool = False) -> torch.optim.Adam:
     """Adam with the fused kernel where this torch has it (one kernel for all parameters:
-    ~15% off a small network's update on CPU), else the default implementation."""
+    ~15% off a small network's update on CPU), else the default implementation. `capturable`:
+    its step counts live on the device, as a CUDA graph needs (`learn.cuda_graph`)."""
     params = list(params)
     try:
-        return torch.optim.Adam(params, lr=lr, fused=True)
+        return torch.optim.Adam(params, lr=lr, fused=True, capturable=capturable)
     except (RuntimeError, TypeError):
-        return torch.optim.Adam(params, lr=lr)
+        return torch.optim.Adam(params, lr=lr, capturable=capturable)
 
 
 class TDLoss(NamedTuple):
     """What a DQN-family loss hands to the shared update."""
     loss: torch.Tensor  # scalar, with gradient
     priority: torch.Tensor  # [B] no gradient: new PER priorities (|TD error| or the per-sample loss)
-    stats: Dict[str, float]  # monitored values, e.g. q_value, target_q_value
+    stats: Dict[str, Any]  # monitored values (scalar tensors or floats), e.g. q_value, target_q_value
 
 
 @POLICY_REGISTRY.register('dqn')
-class DQNPolicy(Policy):
+class DQNPolicy(GraphedLearnMixin, Policy):
     """DI-engine's DQN config keys and behaviour; see the module docstring for the rules."""
+    graph_safe_update = True  # DQN, C51, QR-DQN, IQN and Rainbow; members with other losses say False
     config = dict(
         type='dqn',
         discount_factor=0.97,
@@ -61,6 +64,7 @@ class DQNPolicy(Policy):
             double_dqn=True,  # choose the next action with the online net, value it with the target net
             grad_norm=None,  # clip the gradient's global L2 norm to this value; None -> no clipping
             ignore_done=False,  # treat every transition as non-terminal (bootstrap always)
+            cuda_graph=False,  # replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
         ),
         collect=dict(n_sample=8, unroll_len=1),
         other=dict(
@@ -82,17 +86,45 @@ class DQNPolicy(Policy):
                              f'and {learn.target_theta}')
         if self._cfg.priority_IS_weight and not self._cfg.priority:
             raise ValueError(f'{type(self).__name__}: priority_IS_weight=True needs priority=True')
-        self._optimizer = self._make_optimizer()
+        graphed = self._wants_cuda_graph()
+        self._optimizer = self._make_optimizer(capturable=graphed)
+        self._setup_graphed_update(graphed)
         self._target_model = copy.deepcopy(self._model)
         self._target_model.requires_grad_(False)
         self._target_model.eval()
         self._learn_step = 0
 
-    def _make_optimizer(self) -> torch.optim.Optimizer:
-        return make_adam(self._model.parameters(), self._cfg.learn.learning_rate)
+    def _make_optimizer(self, capturable: bool = False) -> torch.optim.Optimizer:
+        return make_adam(self._model.parameters(), self._cfg.learn.learning_rate, capturable)
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
-        """The update shared by the DQN family; `_td_loss` is the part each member replaces."""
+        """The update shared by the DQN family (`_update_tensors`, eagerly or replayed as a CUDA
+        graph with `learn.cuda_graph`), then the step count, the target net and the statistics."""
+        out = dict(self._run_update(self._learn_inputs(data)))
+        self._learn_step += 1
+        self._update_target()
+        priority = out.pop('priority')
+        result = {'cur_lr': self._optimizer.param_groups[0]['lr'], **self._to_floats(out)}
+        if self._cfg.priority:
+            result['priority'] = priority.cpu().numpy()
+        return result
+
+    def _learn_inputs(self, data: Batch) -> Any:
+        """What `_update_tensors` takes: the batch itself, or its columns as a flat dict of tensors
+        when the update is captured (a graph reads fixed tensors)."""
+        if getattr(self, '_graphed_update', None) is None:
+            return data
+        columns = dict(data.items())
+        nested = [k for k, v in columns.items() if not isinstance(v, torch.Tensor)]
+        if nested:
+            raise TypeError(f'learn.cuda_graph=True needs tensor columns; {type(self).__name__} got {nested} '
+                            f'as {[type(columns[k]).__name__ for k in nested]}')
+        return columns
+
+    def _update_tensors(self, data: Any) -> Dict[str, torch.Tensor]:
+        """One gradient step on `_td_loss`: tensors only, so that a CUDA graph can capture it.
+        Returns the loss, the loss's statistics and the new priorities [B]."""
+        data = data if isinstance(data, Batch) else Batch(**data)
         cfg = self._cfg
         reward = data.reward.float()
         if reward.dim() == 1 and cfg.nstep > 1:
@@ -108,13 +140,7 @@ class DQNPolicy(Policy):
         if cfg.learn.grad_norm is not None:
             torch.nn.utils.clip_grad_norm_(self._model.parameters(), cfg.learn.grad_norm)
         self._optimizer.step()
-        self._learn_step += 1
-        self._update_target()
-
-        out = {'cur_lr': self._optimizer.param_groups[0]['lr'], 'total_loss': td.loss.item(), **td.stats}
-        if cfg.priority:
-            out['priority'] = td.priority.cpu().numpy()
-        return out
+        return {'total_loss': td.loss, **td.stats, 'priority': td.priority}
 
     def _td_loss(self, data: Batch, reward: torch.Tensor, done: torch.Tensor,
                  weight: Optional[torch.Tensor]) -> TDLoss:
@@ -126,7 +152,7 @@ class DQNPolicy(Policy):
         td = q_nstep_td_error(q, next_q_target, data.action, reward, done, self._cfg.discount_factor,
                               nstep=data.get('nstep'), weight=weight, next_q_online=next_q_online)
         return TDLoss(td.loss, td.td_error_abs,
-                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target.mean().item()})
+                      {'q_value': td.q_sa.mean(), 'target_q_value': td.target.mean()})
 
     @torch.no_grad()
     def _next_action(self, next_obs: torch.Tensor, next_logit_target: torch.Tensor) -> torch.Tensor:
@@ -167,6 +193,7 @@ class DQNPolicy(Policy):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
             if 'optimizer' in state:
                 self._optimizer.load_state_dict(state['optimizer'])
+                self._capture_again()
             self._learn_step = state.get('learn_step', 0)
 
     def _monitor_vars_learn(self) -> List[str]:

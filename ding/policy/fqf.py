@@ -22,6 +22,7 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('fqf')
 class FQFPolicy(DQNPolicy):
     """DI-engine's FQF config keys and defaults (the rest inherited from DQNPolicy)."""
+    graph_safe_update = False  # not captured by learn.cuda_graph: its fraction loss reads host values
     config = dict(
         type='fqf',
         learn=dict(
@@ -36,7 +37,7 @@ class FQFPolicy(DQNPolicy):
         from ding.model.fqf import FQF
         return build_model(FQF, self._cfg.model)
 
-    def _make_optimizer(self) -> torch.optim.Optimizer:
+    def _make_optimizer(self, capturable: bool = False) -> torch.optim.Optimizer:
         learn = self._cfg.learn
         fraction = list(self._model.fraction_parameters())
         fraction_ids = {id(p) for p in fraction}

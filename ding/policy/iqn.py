@@ -41,4 +41,4 @@ class IQNPolicy(DQNPolicy):
                                 self._cfg.discount_factor, tau, kappa=self._cfg.learn.kappa,
                                 nstep=data.get('nstep'), weight=weight)
         return TDLoss(td.loss, td.td_error_per_sample,
-                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target_q.mean().item()})
+                      {'q_value': td.q_sa.mean(), 'target_q_value': td.target_q.mean()})

@@ -8,24 +8,20 @@ comes from: the actor's loss is computed with the critic's weights detached
 with exactly its own gradient.
 """
 import copy
-import logging
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import torch
 
 from ding.data.batch import Batch
 from ding.policy.base_policy import Policy
+from ding.policy.graphed_learn import GraphedLearnMixin
 from ding.rl_utils.qac_targets import soft_update
-from ding.torch_utils.cuda_graph import GraphedUpdate
-
-logger = logging.getLogger(__name__)
 
 
-class QACPolicyBase(Policy):
+class QACPolicyBase(GraphedLearnMixin, Policy):
     config = dict(
         random_collect_size=0,
-        # cuda_graph: replay each update as one CUDA graph (ding/torch_utils/cuda_graph.py); for the
-        # policies with a graph-safe `_update_tensors` (SAC, EDAC) on a GPU
+        # cuda_graph: replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
         learn=dict(target_theta=0.005, discount_factor=0.99, cuda_graph=False),
         collect=dict(n_sample=1),
         eval=dict(evaluator=dict(eval_freq=5000)),
@@ -48,30 +44,10 @@ class QACPolicyBase(Policy):
         self._ignore_done = bool(learn.ignore_done)
         self._target_model = copy.deepcopy(self._model)
         self._target_model.requires_grad_(False)
-        graphed = bool(learn.cuda_graph) and self._check_cuda_graph()
+        graphed = self._wants_cuda_graph()
         self._optimizer = torch.optim.Adam(param_groups, fused=True, capturable=graphed)
-        self._graphed_update = GraphedUpdate(self._update_tensors) if graphed else None
+        self._setup_graphed_update(graphed)
         self._learn_iter = 0
-
-    def _check_cuda_graph(self) -> bool:
-        """Whether `learn.cuda_graph=True` applies: on a GPU. Raises where it never could. A learner
-        on the CPU (`cuda=False`, or `cuda=True` on a machine without a GPU) updates eagerly, with
-        a warning, so that one config serves both."""
-        name = type(self).__name__
-        if not hasattr(self, '_update_tensors'):
-            raise ValueError(f'learn.cuda_graph=True: {name} has no graph-safe update; SACPolicy and EDACPolicy do')
-        if self._device.type != 'cuda':
-            logger.warning('learn.cuda_graph=True but %s learns on %s: updates run eagerly', name, self._device)
-            return False
-        if self._multi_gpu:
-            raise ValueError('learn.cuda_graph=True cannot be combined with multi_gpu: the gradient all-reduce '
-                             'is not captured')
-        return True
-
-    def _run_update(self, inputs: Dict[str, Optional[torch.Tensor]]) -> Dict[str, torch.Tensor]:
-        """`_update_tensors(inputs)`, eagerly or replayed as a CUDA graph (`learn.cuda_graph`)."""
-        run: Callable = self._graphed_update if self._graphed_update is not None else self._update_tensors
-        return run(inputs)
 
     def _learn_inputs(self, data: Batch) -> Dict[str, Optional[torch.Tensor]]:
         obs, action, reward, next_obs, done, nstep, weight = self._columns(data)
@@ -106,12 +82,6 @@ class QACPolicyBase(Policy):
             online, target = list(self._model.parameters()), list(self._target_model.parameters())
         soft_update(target, online, self._theta)
 
-    @staticmethod
-    def _to_floats(stats: Dict[str, torch.Tensor]) -> Dict[str, float]:
-        """Scalar tensors -> python floats with one device sync."""
-        values = torch.stack([v.detach().float().reshape(()) for v in stats.values()]).tolist()
-        return dict(zip(stats.keys(), values))
-
     def _priority(self, td_abs: torch.Tensor) -> Dict[str, Any]:
         return {'priority': td_abs.cpu().numpy()} if self._cfg.priority else {}
 
@@ -128,5 +98,4 @@ class QACPolicyBase(Policy):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
         if hasattr(self, '_optimizer') and 'optimizer' in state:
             self._optimizer.load_state_dict(state['optimizer'])
-        if getattr(self, '_graphed_update', None) is not None:  # new optimizer-state tensors: capture again
-            self._graphed_update = GraphedUpdate(self._update_tensors)
+        self._capture_again()

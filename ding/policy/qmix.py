@@ -37,6 +37,7 @@ def masked_epsilon_greedy(logit: torch.Tensor, mask: Optional[torch.Tensor], eps
 
 @POLICY_REGISTRY.register('qmix')
 class QMIXPolicy(DQNPolicy):
+    graph_safe_update = False  # not captured by learn.cuda_graph: its statistics read host values
     config = dict(
         type='qmix',
         learn=dict(

@@ -36,4 +36,4 @@ class QRDQNPolicy(DQNPolicy):
                                   self._cfg.discount_factor, out['tau'][0, :, 0], kappa=self._cfg.learn.kappa,
                                   nstep=data.get('nstep'), weight=weight)
         return TDLoss(td.loss, td.td_error_per_sample,
-                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target_q.mean().item()})
+                      {'q_value': td.q_sa.mean(), 'target_q_value': td.target_q.mean()})

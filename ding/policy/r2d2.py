@@ -43,6 +43,7 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('r2d2')
 class R2D2Policy(RecurrentActing, DQNPolicy):
     """DI-engine's R2D2 config keys and defaults; see the module docstring for the data path."""
+    graph_safe_update = False  # not captured by learn.cuda_graph: sequence masks and burn-in read host values
     config = dict(
         type='r2d2',
         priority=True,

@@ -21,6 +21,7 @@ from ding.utils.registry import POLICY_REGISTRY
 class SACPolicy(SACPolicyBase):
     """learn: one update of twin soft-Q critics, actor and temperature from a replay batch.
     collect: a ~ tanh(N(mu, sigma)). eval: a = tanh(mu)."""
+    graph_safe_update = True
     config = dict(
         type='sac',
         random_collect_size=10000,

@@ -22,6 +22,7 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('sql')
 class SQLPolicy(DQNPolicy):
     """DI-engine's SQL config keys and defaults (the rest inherited from DQNPolicy)."""
+    graph_safe_update = False  # not captured by learn.cuda_graph: its statistics read host values
     config = dict(
         type='sql',
         discount_factor=0.97,

@@ -20,8 +20,12 @@ def share_of(work) -> float:
 
 
 def test_a_spinning_thread_is_busy_and_a_sleeping_one_is_not():
-    assert share_of(lambda: spin(0.02)) > 0.9
-    assert share_of(lambda: time.sleep(0.02)) < 0.2
+    # medians of 9: on a shared VM one 20 ms window can lose a fifth to the hypervisor (steal time,
+    # which the run-queue wait does not show); seen once while two training runs held both cores
+    busy = sorted(share_of(lambda: spin(0.02)) for _ in range(9))
+    idle = sorted(share_of(lambda: time.sleep(0.02)) for _ in range(9))
+    assert busy[4] > 0.9
+    assert idle[4] < 0.2
 
 
 @pytest.mark.skipif(not sys.platform.startswith('linux'), reason='the run-queue time is read from Linux /proc')

@@ -1,12 +1,16 @@
 #!/bin/bash
-# learn.cuda_graph on a lent GPU, the short check: tests/policy/test_cuda_graph.py, then the whole SAC
-# HalfCheetah pipeline (benchmarks/halfcheetah_speed.py: collection and one update per env step) on the
-# GPU, eager and graphed, alternating twice. Carried: .whl/ (see gpu_checks.sh).
+# learn.cuda_graph on a lent GPU, the short check:
+#   1. tests/policy/test_cuda_graph.py (replayed updates of SAC, EDAC and the DQN family against eager ones);
+#   2. benchmarks/cuda_graph_updates.py: ms per update, eager against graphed (UPDATES per round, 3 rounds);
+#   3. unless ENV_STEPS is 0: the whole SAC HalfCheetah pipeline (benchmarks/halfcheetah_speed.py:
+#      collection and one update per env step) on the GPU, eager and graphed, alternating twice.
+# Carried: .whl/ (see gpu_checks.sh).
 #
-#   bash benchmarks/gpu_sac_graph.sh OUT_DIR [ENV_STEPS=2000]
+#   bash benchmarks/gpu_cuda_graph.sh OUT_DIR [ENV_STEPS=2000] [UPDATES=300]
 set -u
-OUT=${1:?usage: gpu_sac_graph.sh OUT_DIR [ENV_STEPS]}
+OUT=${1:?usage: gpu_cuda_graph.sh OUT_DIR [ENV_STEPS] [UPDATES]}
 STEPS=${2:-2000}
+UPDATES=${3:-300}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 mkdir -p "$OUT"
@@ -14,6 +18,10 @@ mkdir -p "$OUT"
 export OMP_NUM_THREADS=1
 timeout 120 $PY -m pytest -q -p no:cacheprovider tests/policy/test_cuda_graph.py >"$OUT/pytest.log" 2>&1
 tail -n 2 "$OUT/pytest.log"
+timeout 150 $PY benchmarks/cuda_graph_updates.py --updates "$UPDATES" --rounds 3 --out "$OUT/cuda_graph_updates.json" \
+    >"$OUT/cuda_graph_updates.log" 2>&1
+grep -v 'ding.config' "$OUT/cuda_graph_updates.log"
+[ "$STEPS" -gt 0 ] || exit 0
 for round in 1 2; do
     for mode in eager graphed; do
         flags=--cuda
