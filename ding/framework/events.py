@@ -53,13 +53,15 @@ class EventBus:
             fn(*args, **kwargs)
 
     def wait_for(self, event: str, timeout: float = math.inf, ignore_timeout_exception: bool = True,
-                 cancelled: Callable[[], bool] = lambda: False) -> Optional[Tuple[tuple, dict]]:
+                 cancelled: Callable[[], bool] = lambda: False,
+                 on_listening: Optional[Callable[[], None]] = None) -> Optional[Tuple[tuple, dict]]:
         """Block until `event` is emitted; returns its `(args, kwargs)`.
 
         On timeout returns None (or raises TimeoutError when `ignore_timeout_exception` is
         False); `close()` (task.stop) and `release_waiters()` (a failed run) release every
         waiter with None. So does `cancelled()` true, checked before waiting and at each release:
-        a run that failed before this wait began releases it too.
+        a run that failed before this wait began releases it too. `on_listening` runs once this
+        waiter listens, before it blocks: what it sets off may emit the event at once.
         """
         received: List[Tuple[tuple, dict]] = []
 
@@ -71,6 +73,9 @@ class EventBus:
         with self._cv:
             releases = self._releases
             self.once(event, _receive)
+        if on_listening is not None:
+            on_listening()
+        with self._cv:
             self._cv.wait_for(lambda: received or self._closed or self._releases != releases or cancelled(),
                               None if math.isinf(timeout) else timeout)
             if received:

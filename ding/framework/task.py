@@ -15,7 +15,7 @@ import logging
 import math
 import sys
 import threading
-from typing import Any, Callable, Iterable, Optional, Set, Tuple, Union
+from typing import Any, Callable, Iterable, List, Optional, Set, Tuple, Union
 
 from ding.framework.async_pipeline import AsyncPipeline
 from ding.framework.overlap_schedule import OverlapSchedule
@@ -314,8 +314,11 @@ class Task:
         before_wait = getattr(self._local, 'before_wait', None)
         if before_wait is None:
             return self._events.wait_for(event, timeout, ignore_timeout_exception)
-        run_failed = before_wait()  # a stage of an async run that failed waits for nothing
-        return self._events.wait_for(event, timeout, ignore_timeout_exception, cancelled=run_failed)
+        # hand the step on only once listening: the next stage may emit the event at once
+        run_failed: List[Callable[[], bool]] = []  # a stage of an async run that failed waits for nothing
+        return self._events.wait_for(event, timeout, ignore_timeout_exception,
+                                     cancelled=lambda: any(failed() for failed in run_failed),
+                                     on_listening=lambda: run_failed.append(before_wait()))
 
     # ---- roles and labels ------------------------------------------------------------------
     def add_role(self, role: Role) -> None:

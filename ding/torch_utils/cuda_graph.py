@@ -38,8 +38,14 @@ class _Captured:
         torch.cuda.synchronize()
         self.graph = torch.cuda.CUDAGraph()
         # thread_local: other threads (an async pipeline's collector) may use the GPU meanwhile
-        with torch.cuda.graph(self.graph, capture_error_mode='thread_local'):
-            self.outputs = _detached(update(self.inputs))
+        try:
+            with torch.cuda.graph(self.graph, capture_error_mode='thread_local'):
+                self.outputs = _detached(update(self.inputs))
+        except RuntimeError as err:  # torch's AcceleratorError is one
+            raise RuntimeError(f'learn.cuda_graph: capturing {getattr(update, "__qualname__", update)} failed; an '
+                               f'update that syncs with the host (.item(), .cpu(), a branch on a tensor) cannot be '
+                               f'captured. A failed capture can leave CUDA unusable in this process. Cause: {err}'
+                               ) from err
 
     def replay(self, inputs: Tensors) -> Dict[str, torch.Tensor]:
         for key, value in inputs.items():

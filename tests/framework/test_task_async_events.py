@@ -26,6 +26,29 @@ def test_wait_for_an_event_a_later_middleware_emits(fresh_task, schedule):
     assert greets == [(s, 'hi') for s in range(10)]
 
 
+def test_an_event_emitted_as_soon_as_the_step_is_handed_on_is_not_lost(fresh_task, monkeypatch):
+    """The waiter listens before its step goes on to the next stage: here the next stage emits
+    before the handing-on thread even returns (seen under load as a missed event and a timeout)."""
+    from ding.framework.async_pipeline import AsyncPipeline
+    hand_on = AsyncPipeline._hand_on
+
+    def slow_hand_on(self, *args):
+        cancelled = hand_on(self, *args)
+        time.sleep(0.2)  # the next stage runs step2 meanwhile
+        return cancelled
+
+    monkeypatch.setattr(AsyncPipeline, '_hand_on', slow_hand_on)
+    greets = []
+
+    def step1(ctx):
+        greets.append(task.wait_for('greeting', timeout=5)[0][0])
+
+    with task.start(async_mode=True, n_async_workers=2, async_schedule='inline'):
+        task.use(step1).use(lambda ctx: task.emit('greeting', 'hi'))
+        task.run(max_step=2)
+    assert greets == ['hi', 'hi']
+
+
 def test_wait_for_timeout_raises_from_run(fresh_task):
     with task.start(async_mode=True):
         task.use(lambda ctx: task.wait_for('greeting', timeout=0.3, ignore_timeout_exception=False))

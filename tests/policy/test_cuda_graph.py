@@ -7,14 +7,13 @@ import logging
 import pytest
 import torch
 
-from ding.policy import (C51Policy, DQNPolicy, EDACPolicy, IQNPolicy, QRDQNPolicy, RainbowDQNPolicy, SACPolicy,
-                         SQILSACPolicy, TD3Policy)
+from ding.policy import C51Policy, DQNPolicy, EDACPolicy, IQNPolicy, QRDQNPolicy, SACPolicy, SQILSACPolicy, TD3Policy
 from qac_helpers import random_batch
 
 SAC_MODEL = dict(obs_shape=3, action_shape=2, actor_head_hidden_size=16, critic_head_hidden_size=16)
 EDAC_MODEL = dict(SAC_MODEL, ensemble_num=4)
 Q_MODEL = dict(obs_shape=3, action_shape=2, encoder_hidden_size_list=[16, 16])
-DQN_FAMILY = [DQNPolicy, C51Policy, QRDQNPolicy, IQNPolicy, RainbowDQNPolicy]
+DQN_FAMILY = [DQNPolicy, QRDQNPolicy, IQNPolicy]  # C51 and Rainbow: their projection syncs with the host
 GRAPH_SAFE = {SACPolicy, EDACPolicy, SQILSACPolicy, *DQN_FAMILY}
 needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason='replaying a CUDA graph needs a GPU')
 
@@ -27,9 +26,10 @@ def test_cuda_graph_on_a_cpu_learner_updates_eagerly_with_a_warning(caplog):
     assert policy.learn_mode.forward(random_batch(32, obs_dim=3, act_dim=2))['critic_loss'] > 0
 
 
-def test_cuda_graph_on_a_policy_without_a_graph_safe_update_is_an_error():
-    with pytest.raises(ValueError, match='TD3Policy has no graph-safe update'):
-        TD3Policy(dict(cuda=True, model=dict(obs_shape=3, action_shape=2), learn=dict(cuda_graph=True)))
+@pytest.mark.parametrize('policy_cls', [TD3Policy, C51Policy])
+def test_cuda_graph_on_a_policy_without_a_graph_safe_update_is_an_error(policy_cls):
+    with pytest.raises(ValueError, match=f'{policy_cls.__name__} has no graph-safe update'):
+        policy_cls(dict(cuda=True, model=dict(obs_shape=3, action_shape=2), learn=dict(cuda_graph=True)))
 
 
 def test_the_graph_safe_classes_are_the_ones_whose_update_goes_through_the_graph(monkeypatch):
@@ -57,7 +57,7 @@ def test_cuda_true_without_a_gpu_updates_eagerly_with_a_warning(caplog):
 
 def _make(policy_cls, graphed: bool):
     model = {SACPolicy: SAC_MODEL, EDACPolicy: EDAC_MODEL}.get(policy_cls, Q_MODEL)
-    # 1-step batches without importance weights (Rainbow's defaults: nstep 3, prioritized replay)
+    # 1-step batches without importance weights
     extra = dict(nstep=1, priority=False, priority_IS_weight=False) if policy_cls in DQN_FAMILY else {}
     return policy_cls(dict(cuda=True, model=model, learn=dict(cuda_graph=graphed, batch_size=32), **extra))
 
