@@ -8,14 +8,13 @@ update is captured after a few eager warm-up updates and replayed from then on
 serves both.
 """
 import logging
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 import torch
 
 from ding.torch_utils.cuda_graph import GraphedUpdate
 
 logger = logging.getLogger(__name__)
-Tensors = Dict[str, Optional[torch.Tensor]]
 
 
 class GraphedLearnMixin:
