@@ -11,6 +11,11 @@ torch thread; benchmarks/results/minatar_configs.json): best evaluation 2.4 agai
 0.32 for random play; it did not reach 10.
 The game needs far longer runs (the MinAtar paper trains 5M frames); for DQN, one update per 2
 env steps instead of 8 gave no clear gain at equal wall time (240 s).
+Not solved yet: trained for 78 minutes (2026-11-27, 7.9M env steps, one torch thread, beside
+another run; benchmarks/results/minatar_configs_asterix_qrdqn_long.json) its evaluations stayed
+at 0.5-1.1 on average (best 4.0 at 0.84M), near random play, while DQN and C51 with the same
+settings reached 10 at 3.12M and 1.70M env steps. Its learning rate and Adam epsilon (the QR-DQN
+paper's are far smaller than DQN's) are the first things to try.
 
 Train: ding -m serial -c asterix_qrdqn_config.py -s 0"""
 from easydict import EasyDict
