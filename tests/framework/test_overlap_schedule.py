@@ -96,6 +96,18 @@ def test_a_probe_clearly_slower_after_two_steps_ends_there():
     assert [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)] == expected
 
 
+def test_the_runs_first_step_does_not_count_against_inline():
+    """Its one-time costs (lazy imports in a fresh venv: seen making a 2-step inline probe look
+    1.25x dearer than overlap) belong to neither schedule."""
+    clock = FakeClock()
+    schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
+    assert drive(schedule, clock, 1, {False: 0.100}, cpu_share=0.2)[0] is False
+    modes = [False] + drive(schedule, clock, 40, {True: 0.010, False: 0.010}, cpu_share=0.2)
+    runs = [(overlap, len(list(g))) for overlap, g in itertools.groupby(modes)]
+    assert schedule.summary()['ms_per_step']['inline'] == pytest.approx(10.0)
+    assert runs[0][0] is False and runs[1][0] is True and runs[2] == (False, 8)  # a tie goes inline
+
+
 def test_inline_clearly_slower_is_not_reprobed_while_overlapped_steps_cost_the_same():
     clock = FakeClock()
     schedule = OverlapSchedule('auto', probe_steps=4, exploit_steps=8, clock=clock)
