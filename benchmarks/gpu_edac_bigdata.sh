@@ -23,23 +23,11 @@ mkdir -p "$W" "$OUT"
 . benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, data dirs, PY
 export OMP_NUM_THREADS=1
 date
-for i in $(seq 1 "$CHUNKS"); do
-    $PY -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2 --episodes "$EPISODES" --seed "$i" \
-        --sac-dir .devdata/hc_sac_100k --out "$W/part$i.hdf5" >"$W/part$i.log" 2>&1 &
-done
+start_halfcheetah_parts "$W" "$CHUNKS" "$EPISODES"
 wait
 tail -qn 1 "$W"/part*.log | cut -c1-200 | tee "$OUT/parts.log"
 date
-$PY - "$W" <<'PYEOF'
-import glob, sys
-import numpy as np
-from ding.data.offline_dataset import d4rl_transitions, read_hdf5
-from ding.data.offline_save import save_offline_data
-parts = [d4rl_transitions(read_hdf5(p)) for p in sorted(glob.glob(sys.argv[1] + '/part*.hdf5'))]
-merged = {k: np.concatenate([part[k] for part in parts]) for k in parts[0].keys()}
-save_offline_data(merged, sys.argv[1] + '/big.hdf5', 'd4rl')
-print('merged', len(parts), 'parts,', len(merged['reward']), 'transitions')
-PYEOF
+merge_halfcheetah_parts "$W" "$W/big.hdf5"
 export OMP_NUM_THREADS=2
 for v in "torch 0" "paper 1"; do
     set -- $v

@@ -23,10 +23,7 @@ mkdir -p "$W/big" "$OUT/logs_100k" "$OUT/logs_1m"
 date
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 export OMP_NUM_THREADS=1
-for i in $(seq 1 "$CHUNKS"); do
-    $PY -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2 --episodes 100 --seed "$i" \
-        --sac-dir .devdata/hc_sac_100k --out "$W/part$i.hdf5" >"$W/part$i.log" 2>&1 &
-done
+start_halfcheetah_parts "$W" "$CHUNKS" 100
 timeout 120 $PY -m pytest -q -p no:cacheprovider tests/policy/test_cuda_graph.py >"$OUT/pytest.log" 2>&1
 tail -n 3 "$OUT/pytest.log"
 timeout 150 $PY benchmarks/cuda_graph_updates.py --updates 300 --rounds 3 --out "$OUT/cuda_graph_updates.json" \
@@ -34,16 +31,7 @@ timeout 150 $PY benchmarks/cuda_graph_updates.py --updates 300 --rounds 3 --out 
 SPEED_RC=$?
 cat "$OUT/cuda_graph_updates.log"
 wait
-$PY - "$W" <<'PYEOF'
-import glob, sys
-import numpy as np
-from ding.data.offline_dataset import d4rl_transitions, read_hdf5
-from ding.data.offline_save import save_offline_data
-parts = [d4rl_transitions(read_hdf5(p)) for p in sorted(glob.glob(sys.argv[1] + '/part*.hdf5'))]
-merged = {k: np.concatenate([part[k] for part in parts]) for k in parts[0].keys()}
-save_offline_data(merged, sys.argv[1] + '/big/halfcheetah-medium-v2.hdf5', 'd4rl')
-print('merged', len(parts), 'parts,', len(merged['reward']), 'transitions')
-PYEOF
+merge_halfcheetah_parts "$W" "$W/big/halfcheetah-medium-v2.hdf5"
 EXAMPLE=edac
 [ "$SPEED_RC" -eq 0 ] || EXAMPLE=edac@cuda_graph=False
 date

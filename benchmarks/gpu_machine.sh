@@ -33,3 +33,27 @@ show_example_curves() {
         echo
     done
 }
+
+# start_halfcheetah_parts DIR CHUNKS EPISODES: in the background, CHUNKS pieces of EPISODES episodes each
+# of the SAC in .devdata/hc_sac_100k (seeds 1..CHUNKS), as DIR/partI.hdf5; `wait` for them.
+start_halfcheetah_parts() {
+    local i
+    for i in $(seq 1 "$2"); do
+        $PY -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2 --episodes "$3" --seed "$i" \
+            --sac-dir .devdata/hc_sac_100k --out "$1/part$i.hdf5" >"$1/part$i.log" 2>&1 &
+    done
+}
+
+# merge_halfcheetah_parts DIR FILE: DIR/part*.hdf5 as one D4RL-layout dataset FILE.
+merge_halfcheetah_parts() {
+    $PY - "$1" "$2" <<'PYEOF'
+import glob, sys
+import numpy as np
+from ding.data.offline_dataset import d4rl_transitions, read_hdf5
+from ding.data.offline_save import save_offline_data
+parts = [d4rl_transitions(read_hdf5(p)) for p in sorted(glob.glob(sys.argv[1] + '/part*.hdf5'))]
+merged = {k: np.concatenate([part[k] for part in parts]) for k in parts[0].keys()}
+save_offline_data(merged, sys.argv[2], 'd4rl')
+print('merged', len(parts), 'parts,', len(merged['reward']), 'transitions')
+PYEOF
+}
