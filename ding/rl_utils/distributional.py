@@ -27,7 +27,8 @@ class DistTDOutput(NamedTuple):
 def categorical_projection(next_dist: torch.Tensor, reward: torch.Tensor, done: torch.Tensor, gamma: float,
                            support: torch.Tensor, nstep: Optional[torch.Tensor] = None) -> torch.Tensor:
     """Project R + gamma^n (1 - done) z onto `support`; next_dist [B, n_atom] -> target [B, n_atom]."""
-    v_min, v_max, n_atom = support[0].item(), support[-1].item(), support.numel()
+    # the bounds stay tensors: reading them on the host would sync a GPU every update
+    v_min, v_max, n_atom = support[0], support[-1], support.numel()
     delta_z = (v_max - v_min) / (n_atom - 1)
     ret, discount = nstep_return(reward, gamma, nstep)
     discount = discount * (1.0 - done.to(ret.dtype))
