@@ -44,9 +44,10 @@ def random_return(game: str, episodes: int, seed: int) -> float:
 
 
 def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: float,
-            override: Dict[str, Any]) -> Dict[str, Any]:
+            override: Dict[str, Any], progress_path: str = '') -> Dict[str, Any]:
     """Train `<game>_<algo>_config` (with `override` merged into it) until the budget or the
-    wall cap; returns its curve."""
+    wall cap; returns its curve. With `progress_path`, the curve so far is written there every 25
+    evaluations (a long run can be looked at, or stopped, before it ends)."""
     import importlib
 
     from ding.entry.pipeline import RunOptions
@@ -55,6 +56,7 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
     from ding.framework.contract import contract
     module = importlib.import_module(f'dizoo.minatar.config.{game}_{algo}_config')
     from ding.utils.dicts import deep_merge
+    from ding.utils.fileio import atomic_write_json
     main, create = deep_merge(module.main_config, override), module.create_config
     main.env.stop_value = float('inf')  # see the whole budget
     evals: List[List[float]] = []
@@ -65,6 +67,8 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
         if ctx.last_eval_iter == ctx.train_iter and seen[0] != ctx.train_iter:
             seen[0] = ctx.train_iter
             evals.append([round(time.perf_counter() - started, 2), int(ctx.env_step), float(ctx.eval_value)])
+            if progress_path and len(evals) % 25 == 0:
+                atomic_write_json(progress_path, dict(game=game, algo=algo, seed=seed, evals=evals))
         if time.perf_counter() - started > wall_cap_s:
             task.finish = True
 
@@ -74,7 +78,8 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
     with tempfile.TemporaryDirectory(prefix='minatar_cfg_') as tmp:
         _, ctx = start_run(main, create, {'algo': algo, 'env': ENV_IDS[game]}, seed, options,
                            exp_name=os.path.join(tmp, 'run'))
-    return dict(game=game, algo=algo, seed=seed, env_step=int(ctx.env_step), seconds=round(time.perf_counter() - started, 1),
+    return dict(game=game, algo=algo, seed=seed, env_step=int(ctx.env_step),
+                seconds=round(time.perf_counter() - started, 1),
                 evals=evals, best=max((e[2] for e in evals), default=None),
                 override=override, config={k: main.policy[k] for k in ('learn', 'nstep', 'discount_factor', 'other')
                                            if k in main.policy})
@@ -85,7 +90,7 @@ def _child(args: argparse.Namespace, game: str, algo: str, seed: int) -> Dict[st
         path = f.name
     cmd = [sys.executable, os.path.abspath(__file__), '--one', game, algo, '--seed', str(seed),
            '--max-env-step', str(args.max_env_step), '--wall-cap', str(args.wall_cap), '--child-out', path,
-           '--override', args.override]
+           '--override', args.override, '--progress', args.progress]
     env = dict(os.environ, OMP_NUM_THREADS='1', PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
     proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True,
                           timeout=args.wall_cap + 600)
@@ -111,6 +116,7 @@ def main() -> None:
     p.add_argument('--out', default=OUT)
     p.add_argument('--override', default='{}', help='JSON merged into each config (a tuning row)')
     p.add_argument('--tag', default='', help="suffix of the rows' keys, e.g. the override's name")
+    p.add_argument('--progress', default='', help='a folder: each run writes its curve so far there as it goes')
     p.add_argument('--one', nargs=2, metavar=('GAME', 'ALGO'), help=argparse.SUPPRESS)
     p.add_argument('--seed', type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument('--child-out', help=argparse.SUPPRESS)
@@ -118,7 +124,12 @@ def main() -> None:
     if args.one:
         import torch
         torch.set_num_threads(1)
-        row = run_one(args.one[0], args.one[1], args.seed, args.max_env_step, args.wall_cap, json.loads(args.override))
+        progress = ''
+        if args.progress:
+            os.makedirs(args.progress, exist_ok=True)
+            progress = os.path.join(args.progress, f'{args.one[0]}_{args.one[1]}_seed{args.seed}.json')
+        row = run_one(args.one[0], args.one[1], args.seed, args.max_env_step, args.wall_cap, json.loads(args.override),
+                      progress)
         with open(args.child_out, 'w') as f:
             json.dump(row, f)
         return
