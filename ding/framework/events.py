@@ -74,7 +74,11 @@ class EventBus:
             releases = self._releases
             self.once(event, _receive)
         if on_listening is not None:
-            on_listening()
+            try:
+                on_listening()
+            except BaseException:
+                self.off(event, _receive)  # no stale handler left for a wait that never began
+                raise
         with self._cv:
             self._cv.wait_for(lambda: received or self._closed or self._releases != releases or cancelled(),
                               None if math.isinf(timeout) else timeout)

@@ -3,6 +3,7 @@ import threading
 import pytest
 
 from ding.framework import LocalRouter, Router, task
+from ding.framework.events import EventBus
 from ding.framework.roles import Role
 
 
@@ -135,3 +136,14 @@ def test_an_active_router_gets_remote_emits_and_delivers_events(fresh_task):
         assert router.stopped
     finally:
         task.router = LocalRouter()
+
+
+def test_a_wait_whose_on_listening_raises_leaves_no_handler():
+    bus = EventBus()
+
+    def fail():
+        raise RuntimeError('hand-on failed')
+
+    with pytest.raises(RuntimeError, match='hand-on failed'):
+        bus.wait_for('ready', timeout=1, on_listening=fail)
+    assert not bus.has_handlers('ready')
