@@ -3,6 +3,9 @@ evaluation curve within a budget, against a random policy's return on the same g
 
     python benchmarks/minatar_configs.py --games breakout asterix --algos dqn c51 --jobs 2
 
+A sweep is one invocation, each row a `--variant TAG=JSON` merged into the configs, e.g.
+`--variant lr5e-5='{"policy": {"learn": {"learning_rate": 5e-5}}}' --variant lr1e-4=...`.
+
 Each run is its own process with one torch thread (`--jobs` run at once), through the same
 pipeline as `ding -m serial -c <config>`; the config's stop value is lifted so that the whole
 budget is seen. Writes benchmarks/results/minatar_configs.json (merged with earlier rows of
@@ -17,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from dizoo.minatar.envs.minatar_env import GAMES as MINATAR_GAMES, make_minatar
 
@@ -85,23 +88,39 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
                                            if k in main.policy})
 
 
-def _child(args: argparse.Namespace, game: str, algo: str, seed: int) -> Dict[str, Any]:
+def _child(args: argparse.Namespace, game: str, algo: str, seed: int, tag: str, override: str) -> Dict[str, Any]:
     with tempfile.NamedTemporaryFile(suffix='.json', delete=False) as f:
         path = f.name
     cmd = [sys.executable, os.path.abspath(__file__), '--one', game, algo, '--seed', str(seed),
            '--max-env-step', str(args.max_env_step), '--wall-cap', str(args.wall_cap), '--child-out', path,
-           '--override', args.override, '--progress', args.progress]
+           '--override', override, '--progress', args.progress, '--tag', tag]
     env = dict(os.environ, OMP_NUM_THREADS='1', PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
     proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True,
                           timeout=args.wall_cap + 600)
     if proc.returncode != 0:
-        raise RuntimeError(f'{game} {algo} seed {seed} failed:\n{proc.stderr[-3000:]}')
+        raise RuntimeError(f'{game} {algo} seed {seed} {tag} failed:\n{proc.stderr[-3000:]}')
     with open(path) as f:
         row = json.load(f)
     os.unlink(path)
-    print(f'{game:14s} {algo:6s} seed {seed}: best {row["best"]} at {row["env_step"]} env steps, '
+    print(f'{game:14s} {algo:6s} seed {seed} {tag}: best {row["best"]} at {row["env_step"]} env steps, '
           f'{row["seconds"]} s', flush=True)
     return row
+
+
+def _variants(args: argparse.Namespace) -> List[Tuple[str, str]]:
+    """(tag, override JSON) per sweep row: each --variant over --override, or --override alone."""
+    from ding.utils.dicts import deep_merge
+    base = json.loads(args.override)
+    if not args.variant:
+        return [(args.tag, args.override)]
+    rows = []
+    for spec in args.variant:
+        tag, sep, text = spec.partition('=')
+        if not sep or not tag:
+            raise SystemExit(f'--variant takes TAG=JSON, got {spec!r}')
+        tag = f'{args.tag}_{tag}' if args.tag else tag
+        rows.append((tag, json.dumps(deep_merge(base, json.loads(text)))))
+    return rows
 
 
 def main() -> None:
@@ -116,6 +135,8 @@ def main() -> None:
     p.add_argument('--out', default=OUT)
     p.add_argument('--override', default='{}', help='JSON merged into each config (a tuning row)')
     p.add_argument('--tag', default='', help="suffix of the rows' keys, e.g. the override's name")
+    p.add_argument('--variant', action='append', default=[], metavar='TAG=JSON',
+                   help='a sweep row: JSON merged over --override, rows keyed with TAG (repeat for each row)')
     p.add_argument('--progress', default='', help='a folder: each run writes its curve so far there as it goes')
     p.add_argument('--one', nargs=2, metavar=('GAME', 'ALGO'), help=argparse.SUPPRESS)
     p.add_argument('--seed', type=int, default=0, help=argparse.SUPPRESS)
@@ -127,7 +148,8 @@ def main() -> None:
         progress = ''
         if args.progress:
             os.makedirs(args.progress, exist_ok=True)
-            progress = os.path.join(args.progress, f'{args.one[0]}_{args.one[1]}_seed{args.seed}.json')
+            key = f'{args.one[0]}_{args.one[1]}_seed{args.seed}' + (f'_{args.tag}' if args.tag else '')
+            progress = os.path.join(args.progress, key + '.json')
         row = run_one(args.one[0], args.one[1], args.seed, args.max_env_step, args.wall_cap, json.loads(args.override),
                       progress)
         with open(args.child_out, 'w') as f:
@@ -143,8 +165,8 @@ def main() -> None:
                   max_env_step=args.max_env_step, wall_cap_s=args.wall_cap, torch_threads=1,
                   random_episodes=args.random_episodes)
     from ding.utils.fileio import atomic_write_json
-    jobs = {(g, a, s): f'{g}_{a}_seed{s}' + (f'_{args.tag}' if args.tag else '')
-            for g in args.games for a in args.algos for s in args.seeds}
+    jobs = {(g, a, s, tag, override): f'{g}_{a}_seed{s}' + (f'_{tag}' if tag else '')
+            for g in args.games for a in args.algos for s in args.seeds for tag, override in _variants(args)}
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = {pool.submit(_child, args, *job): key for job, key in jobs.items()}
