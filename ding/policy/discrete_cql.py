@@ -15,7 +15,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('discrete_cql')
 class DiscreteCQLPolicy(QRDQNPolicy):
-    graph_safe_update = False  # not captured by learn.cuda_graph: its statistics read host values
+    graph_safe_update = False  # reads no host value (test_cuda_graph.py); capture not yet tried on a GPU
     config = dict(
         type='discrete_cql',
         discount_factor=0.97,
@@ -39,5 +39,5 @@ class DiscreteCQLPolicy(QRDQNPolicy):
         penalty = discrete_cql_penalty(out['q'].mean(-1), action)
         loss = td.loss + float(self._cfg.learn.min_q_weight) * penalty
         return TDLoss(loss, td.td_error_per_sample,
-                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target_q.mean().item(),
-                       'td_loss': td.loss.item(), 'cql_penalty': penalty.item()})
+                      {'q_value': td.q_sa.mean().detach(), 'target_q_value': td.target_q.mean().detach(),
+                       'td_loss': td.loss.detach(), 'cql_penalty': penalty.detach()})

@@ -22,7 +22,8 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('fqf')
 class FQFPolicy(DQNPolicy):
     """DI-engine's FQF config keys and defaults (the rest inherited from DQNPolicy)."""
-    graph_safe_update = False  # not captured by learn.cuda_graph: its fraction loss reads host values
+    # not captured by learn.cuda_graph: its fraction optimizer reads its step count on the host
+    graph_safe_update = False
     config = dict(
         type='fqf',
         learn=dict(
@@ -58,8 +59,8 @@ class FQFPolicy(DQNPolicy):
         entropy = out['entropies'].mean()
         loss = td.loss + fraction_loss - self._cfg.learn.ent_coef * entropy
         return TDLoss(loss, td.td_error_per_sample, {
-            'q_value': td.q_sa.mean().item(), 'target_q_value': td.target_q.mean().item(),
-            'quantile_loss': td.loss.item(), 'fraction_loss': fraction_loss.item(), 'entropy': entropy.item()})
+            'q_value': td.q_sa.mean().detach(), 'target_q_value': td.target_q.mean().detach(),
+            'quantile_loss': td.loss.detach(), 'fraction_loss': fraction_loss.detach(), 'entropy': entropy.detach()})
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['quantile_loss', 'fraction_loss', 'entropy']

@@ -37,7 +37,7 @@ def masked_epsilon_greedy(logit: torch.Tensor, mask: Optional[torch.Tensor], eps
 
 @POLICY_REGISTRY.register('qmix')
 class QMIXPolicy(DQNPolicy):
-    graph_safe_update = False  # not captured by learn.cuda_graph: its statistics read host values
+    graph_safe_update = False  # not captured by learn.cuda_graph: not yet tried on a GPU
     config = dict(
         type='qmix',
         learn=dict(
@@ -102,7 +102,8 @@ class QMIXPolicy(DQNPolicy):
                 next_total = self._target_model(data.next_obs, mix=True)['total_q']
         td = mixing_td_loss(total_q, next_total, reward, done, float(self._cfg.learn.discount_factor))
         priority = td.td_error_abs if td.td_error_abs.dim() == 1 else td.td_error_abs.mean(-1)
-        return TDLoss(td.loss, priority, {'q_value': total_q.mean().item(), 'target_q_value': td.target.mean().item()})
+        stats = {'q_value': total_q.mean().detach(), 'target_q_value': td.target.mean().detach()}
+        return TDLoss(td.loss, priority, stats)
 
     def _update_target(self) -> None:
         soft_update(self._target_model.parameters(), self._model.parameters(), self._cfg.learn.target_update_theta)

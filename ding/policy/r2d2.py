@@ -125,9 +125,9 @@ class R2D2Policy(RecurrentActing, DQNPolicy):
         priority = sequence_priority(td.td_error_abs, valid)
         n_valid = valid.float().sum().clamp(min=1.0)
         stats = {
-            'q_value': ((td.q_sa * valid).sum() / n_valid).item(),
-            'target_q_value': ((td.target * valid).sum() / n_valid).item(),
-            'valid_fraction': (valid.float().sum() / (batch * max(steps - burnin, 1))).item(),
+            'q_value': ((td.q_sa * valid).sum() / n_valid).detach(),
+            'target_q_value': ((td.target * valid).sum() / n_valid).detach(),
+            'valid_fraction': (valid.float().sum() / (batch * max(steps - burnin, 1))).detach(),
         }
         return TDLoss(td.loss, priority, stats)
 

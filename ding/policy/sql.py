@@ -22,7 +22,7 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('sql')
 class SQLPolicy(DQNPolicy):
     """DI-engine's SQL config keys and defaults (the rest inherited from DQNPolicy)."""
-    graph_safe_update = False  # not captured by learn.cuda_graph: its statistics read host values
+    graph_safe_update = False  # reads no host value (test_cuda_graph.py); capture not yet tried on a GPU
     config = dict(
         type='sql',
         discount_factor=0.97,
@@ -55,8 +55,8 @@ class SQLPolicy(DQNPolicy):
         td = q_nstep_sql_td_error(q, next_q_target, data.action, reward, done, self._cfg.discount_factor, alpha,
                                   nstep=data.get('nstep'), weight=weight)
         return TDLoss(td.loss, td.td_error_abs,
-                      {'q_value': td.q_sa.mean().item(), 'target_q_value': td.target.mean().item(),
-                       'record_value_function': soft_value(next_q_target, alpha).mean().item()})
+                      {'q_value': td.q_sa.mean().detach(), 'target_q_value': td.target.mean().detach(),
+                       'record_value_function': soft_value(next_q_target, alpha).mean().detach()})
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['record_value_function']
