@@ -163,6 +163,10 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         extra['nstep_reward_enhancer'] = nstep
     # EpisodeCollector's running episodes, a DI-engine-style policy's transition recorder
     collector = _make_collector(cfg, parts, kind)
+    random_size = int(cfg.policy.get('random_collect_size', 0) or 0) if kind == 'offpolicy' else 0
+    if options.max_env_step is not None and random_size > options.max_env_step:
+        logger.warning('policy.random_collect_size=%d is over the budget of %d env steps: the random warm-up '
+                       'is collected whole before the budget is checked', random_size, options.max_env_step)
     if hasattr(collector, 'state_dict'):
         extra['collector'] = collector
     # a recurrent policy's collect mode keeps each env's hidden state: the in-flight episodes need it
