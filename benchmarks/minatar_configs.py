@@ -5,6 +5,8 @@ evaluation curve within a budget, against a random policy's return on the same g
 
 A sweep is one invocation, each row a `--variant TAG=JSON` merged into the configs, e.g.
 `--variant lr5e-5='{"policy": {"learn": {"learning_rate": 5e-5}}}' --variant lr1e-4=...`.
+`--progress DIR` shows a long run's curve as it goes; SIGTERM to a run's child process ends that
+run at its next step and keeps its row.
 
 Each run is its own process with one torch thread (`--jobs` run at once), through the same
 pipeline as `ding -m serial -c <config>`; the config's stop value is lifted so that the whole
@@ -16,6 +18,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,6 +68,8 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
     evals: List[List[float]] = []
     started = time.perf_counter()
     seen = [None]
+    stop_asked = []  # SIGTERM (`kill <child pid>`) ends the run at its next step, its row kept
+    signal.signal(signal.SIGTERM, lambda *_: stop_asked.append(True))
 
     def recorder(ctx: Any) -> None:
         if ctx.last_eval_iter == ctx.train_iter and seen[0] != ctx.train_iter:
@@ -72,7 +77,7 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
             evals.append([round(time.perf_counter() - started, 2), int(ctx.env_step), float(ctx.eval_value)])
             if progress_path and len(evals) % 25 == 0:
                 atomic_write_json(progress_path, dict(game=game, algo=algo, seed=seed, evals=evals))
-        if time.perf_counter() - started > wall_cap_s:
+        if time.perf_counter() - started > wall_cap_s or stop_asked:
             task.finish = True
 
     options = RunOptions(max_env_step=max_env_step, checkpoint_freq=10 * max_env_step, progress=False,
