@@ -112,6 +112,11 @@ def _child(args: argparse.Namespace, game: str, algo: str, seed: int, tag: str, 
     return row
 
 
+def _row_key(game: str, algo: str, seed: int, tag: str) -> str:
+    """A run's key in the results file (and its --progress file's name)."""
+    return f'{game}_{algo}_seed{seed}' + (f'_{tag}' if tag else '')
+
+
 def _variants(args: argparse.Namespace) -> List[Tuple[str, str]]:
     """(tag, override JSON) per sweep row: each --variant over --override, or --override alone."""
     from ding.utils.dicts import deep_merge
@@ -153,8 +158,7 @@ def main() -> None:
         progress = ''
         if args.progress:
             os.makedirs(args.progress, exist_ok=True)
-            key = f'{args.one[0]}_{args.one[1]}_seed{args.seed}' + (f'_{args.tag}' if args.tag else '')
-            progress = os.path.join(args.progress, key + '.json')
+            progress = os.path.join(args.progress, _row_key(*args.one, args.seed, args.tag) + '.json')
         row = run_one(args.one[0], args.one[1], args.seed, args.max_env_step, args.wall_cap, json.loads(args.override),
                       progress)
         with open(args.child_out, 'w') as f:
@@ -170,7 +174,7 @@ def main() -> None:
                   max_env_step=args.max_env_step, wall_cap_s=args.wall_cap, torch_threads=1,
                   random_episodes=args.random_episodes)
     from ding.utils.fileio import atomic_write_json
-    jobs = {(g, a, s, tag, override): f'{g}_{a}_seed{s}' + (f'_{tag}' if tag else '')
+    jobs = {(g, a, s, tag, override): _row_key(g, a, s, tag)
             for g in args.games for a in args.algos for s in args.seeds for tag, override in _variants(args)}
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

@@ -106,12 +106,15 @@ def prioritized_replay(buffer_: Any, cfg: Any) -> Any:
                                     IS_weight_anneal_train_iter=replay.get('anneal_step', int(1e5)))
 
 
+def _random_collect_size(cfg: Any) -> int:
+    return int(cfg.policy.get('random_collect_size', 0) or 0)
+
+
 def _make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
     from ding.framework import middleware as mw
     collect_mode = parts.policy.collect_mode
     if kind == 'offpolicy':
-        random_size = cfg.policy.get('random_collect_size', 0) or 0
-        return mw.StepCollector(cfg, collect_mode, parts.collector_env, random_collect_size=random_size)
+        return mw.StepCollector(cfg, collect_mode, parts.collector_env, random_collect_size=_random_collect_size(cfg))
     if kind == 'onpolicy':
         return mw.StepCollector(cfg, collect_mode, parts.collector_env)
     if kind == 'episode':
@@ -163,7 +166,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         extra['nstep_reward_enhancer'] = nstep
     # EpisodeCollector's running episodes, a DI-engine-style policy's transition recorder
     collector = _make_collector(cfg, parts, kind)
-    random_size = int(cfg.policy.get('random_collect_size', 0) or 0) if kind == 'offpolicy' else 0
+    random_size = _random_collect_size(cfg) if kind == 'offpolicy' else 0
     if options.max_env_step is not None and random_size > options.max_env_step:
         logger.warning('policy.random_collect_size=%d is over the budget of %d env steps: the random warm-up '
                        'is collected whole before the budget is checked', random_size, options.max_env_step)

@@ -38,8 +38,8 @@ inline, the others 1-3 ms dearer).
 
 The other way round, steps that wait are what overlap is for: the first inline probe ends after
 2 steps when both left the feeding thread waiting (share under `cpu_bound`; the cheaper of the
-two is its cost, as the run's first step pays one-time costs and the other may stall), and once inline
-steps cost CLEARLY_SLOWER times overlapped ones, inline is probed again only when the overlapped
+two is its cost, as the run's first step pays one-time costs and the other may stall), and once
+inline steps cost CLEARLY_SLOWER times overlapped ones, inline is probed again only when the overlapped
 step's cost has moved by PROFILE_DRIFT. On issue 18's pipeline (63 steps, inline 1.7x dearer)
 that cut its inline steps from 6 to 2 and took async from 1.58x to 1.66x sync (medians of 6).
 """
@@ -74,13 +74,11 @@ class _Segment:
     def median_interval(self) -> float:
         times = [self.start] + self.done_at
         intervals = [b - a for a, b in zip(times, times[1:])]
-        if self.first_of_run and len(intervals) == 2:
+        if self.first_of_run and len(intervals) > 1:
             # the run's first step pays one-time costs (lazy imports, first allocations) that
-            # belong to neither schedule, and the other interval alone may be a stall (a core
-            # taken by another process): the cheaper of the two is the step's cost
-            return min(intervals)
-        if self.first_of_run and len(intervals) > 2:
-            intervals = intervals[1:]
+            # belong to neither schedule; of two intervals, the other alone may be a stall (a core
+            # taken by another process), so the cheaper of the two is the step's cost
+            intervals = intervals[1:] if len(intervals) > 2 else [min(intervals)]
         return _median(intervals)
 
 

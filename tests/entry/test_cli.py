@@ -106,7 +106,9 @@ def test_serial_form_runs_a_dizoo_config_once_per_seed(in_tmp, capsys):
 
 
 def test_a_random_warm_up_over_the_budget_is_named(in_tmp, capsys, caplog):
-    warm_up = json.dumps({**json.loads(SMALL), 'policy': {**json.loads(SMALL)['policy'], 'random_collect_size': 64}})
+    warm_up = json.loads(SMALL)
+    warm_up['policy']['random_collect_size'] = 64
+    warm_up = json.dumps(warm_up)
     assert main(['train'] + DQN_V1 + ['--max-env-step', '16', '--config', warm_up, '--no-progress']) == 0
     assert 'random_collect_size=64 is over the budget of 16 env steps' in caplog.text
     assert 'finished: env_step=64 ' in capsys.readouterr().out
