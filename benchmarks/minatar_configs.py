@@ -18,7 +18,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -53,44 +52,21 @@ def run_one(game: str, algo: str, seed: int, max_env_step: int, wall_cap_s: floa
             override: Dict[str, Any], progress_path: str = '') -> Dict[str, Any]:
     """Train `<game>_<algo>_config` (with `override` merged into it) until the budget or the
     wall cap; returns its curve. With `progress_path`, the curve so far is written there every 25
-    evaluations (a long run can be looked at, or stopped, before it ends)."""
+    evaluations."""
     import importlib
 
-    from ding.entry.pipeline import RunOptions
-    from ding.entry.train import start_run
-    from ding.framework import task
-    from ding.framework.contract import contract
-    module = importlib.import_module(f'dizoo.minatar.config.{game}_{algo}_config')
     from ding.utils.dicts import deep_merge
     from ding.utils.fileio import atomic_write_json
+    from config_curve import train_with_curve
+    module = importlib.import_module(f'dizoo.minatar.config.{game}_{algo}_config')
     main, create = deep_merge(module.main_config, override), module.create_config
-    main.env.stop_value = float('inf')  # see the whole budget
-    evals: List[List[float]] = []
-    started = time.perf_counter()
-    seen = [None]
-    stop_asked = []  # SIGTERM (`kill <child pid>`) ends the run at its next step, its row kept
-    signal.signal(signal.SIGTERM, lambda *_: stop_asked.append(True))
-
-    def recorder(ctx: Any) -> None:
-        if ctx.last_eval_iter == ctx.train_iter and seen[0] != ctx.train_iter:
-            seen[0] = ctx.train_iter
-            evals.append([round(time.perf_counter() - started, 2), int(ctx.env_step), float(ctx.eval_value)])
-            if progress_path and len(evals) % 25 == 0:
-                atomic_write_json(progress_path, dict(game=game, algo=algo, seed=seed, evals=evals))
-        if time.perf_counter() - started > wall_cap_s or stop_asked:
-            task.finish = True
-
-    options = RunOptions(max_env_step=max_env_step, checkpoint_freq=10 * max_env_step, progress=False,
-                         after_eval=(contract(recorder, reads=('last_eval_iter', 'train_iter', 'env_step',
-                                                               'eval_value'), name='curve_recorder'), ))
-    with tempfile.TemporaryDirectory(prefix='minatar_cfg_') as tmp:
-        _, ctx = start_run(main, create, {'algo': algo, 'env': ENV_IDS[game]}, seed, options,
-                           exp_name=os.path.join(tmp, 'run'))
-    return dict(game=game, algo=algo, seed=seed, env_step=int(ctx.env_step),
-                seconds=round(time.perf_counter() - started, 1),
-                evals=evals, best=max((e[2] for e in evals), default=None),
-                override=override, config={k: main.policy[k] for k in ('learn', 'nstep', 'discount_factor', 'other')
-                                           if k in main.policy})
+    progress = None
+    if progress_path:
+        def progress(evals: List[List[float]]) -> None:
+            atomic_write_json(progress_path, dict(game=game, algo=algo, seed=seed, evals=evals))
+    row = train_with_curve(main, create, algo, ENV_IDS[game], seed, max_env_step, wall_cap_s, progress)
+    return dict(game=game, algo=algo, seed=seed, **row, override=override,
+                config={k: main.policy[k] for k in ('learn', 'nstep', 'discount_factor', 'other') if k in main.policy})
 
 
 def _child(args: argparse.Namespace, game: str, algo: str, seed: int, tag: str, override: str) -> Dict[str, Any]:

@@ -20,10 +20,7 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('c51')
 class C51Policy(DQNPolicy):
     """DI-engine's C51 config keys and defaults (the rest inherited from DQNPolicy)."""
-    # not captured by learn.cuda_graph yet: its projection read the support's bounds on the host and
-    # failed to capture on an H200; it no longer does (tests/policy/test_cuda_graph.py), but the
-    # capture itself awaits a GPU check
-    graph_safe_update = False
+    graph_safe_update = True  # Rainbow's too; replay checked against eager updates on an H200 (2026-11-28)
     # model.v_min / v_max / n_atom default to -10 / 10 / 51 in C51DQN's constructor; they are not
     # listed here, as a non-empty model section would close it to the other constructor arguments
     config = dict(type='c51')

@@ -33,18 +33,21 @@ def check_mixed_batch(n: int) -> None:
                          f'and an even policy.learn.batch_size')
 
 
-def agent_expert_td_error(td_abs: torch.Tensor) -> Dict[str, float]:
+def agent_expert_td_error(td_abs: torch.Tensor) -> Dict[str, torch.Tensor]:
     """Mean |TD error| of the agent half (first rows) and of the expert half (last rows) of a
-    SQIL batch."""
+    SQIL batch, as scalar tensors (read on the host after the update: a CUDA graph may capture it)."""
     n = td_abs.shape[0]
     check_mixed_batch(n)
     agent, expert = td_abs.detach().reshape(n, -1).mean(-1).chunk(2)
-    return {'agent_td_error': agent.mean().item(), 'expert_td_error': expert.mean().item()}
+    return {'agent_td_error': agent.mean(), 'expert_td_error': expert.mean()}
 
 
 @POLICY_REGISTRY.register('sqil')
 class SQILPolicy(SQLPolicy):
     """Soft Q-learning on a half agent (reward 0), half expert (reward 1) batch."""
+    # its update reads no host value either (test_cuda_graph.py), but unlike SQL's its capture has
+    # not been checked on a GPU
+    graph_safe_update = False
     config = dict(
         type='sqil',
         # the expert checkpoint DI-engine's sqil.py loads into its demonstrator (read by the pipeline)
@@ -72,7 +75,7 @@ class SQILSACPolicy(SACPolicy):
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         check_mixed_batch(data.reward.shape[0])  # before the update, which a bad batch must not reach
         out = super()._forward_learn(data)
-        return {**out, **agent_expert_td_error(self._last_td_abs)}
+        return {**out, **self._to_floats(agent_expert_td_error(self._last_td_abs))}
 
     def _priority(self, td_abs: torch.Tensor) -> Dict[str, Any]:
         # SAC's update hands its per-sample |TD error| here (for prioritized replay); keep it

@@ -22,7 +22,7 @@ from ding.utils.registry import POLICY_REGISTRY
 @POLICY_REGISTRY.register('sql')
 class SQLPolicy(DQNPolicy):
     """DI-engine's SQL config keys and defaults (the rest inherited from DQNPolicy)."""
-    graph_safe_update = False  # reads no host value (test_cuda_graph.py); capture not yet tried on a GPU
+    graph_safe_update = True  # replay checked against eager updates on an H200 (tests/policy/test_cuda_graph.py)
     config = dict(
         type='sql',
         discount_factor=0.97,

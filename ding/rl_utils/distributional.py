@@ -33,7 +33,8 @@ def categorical_projection(next_dist: torch.Tensor, reward: torch.Tensor, done: 
     ret, discount = nstep_return(reward, gamma, nstep)
     discount = discount * (1.0 - done.to(ret.dtype))
     tz = (ret.unsqueeze(1) + discount.unsqueeze(1) * support.unsqueeze(0)).clamp(v_min, v_max)
-    b = (tz - v_min) / delta_z  # fractional atom index in [0, n_atom - 1]
+    # fractional atom index; the clamp keeps rounding (tz at v_max) from indexing past the last atom
+    b = ((tz - v_min) / delta_z).clamp(0, n_atom - 1)
     lower, upper = b.floor().long(), b.ceil().long()
     # b on an atom exactly: lower == upper, and all the mass goes to that atom
     lower_weight = (upper.to(b.dtype) - b) + (lower == upper).to(b.dtype)
