@@ -6,6 +6,7 @@
 # Carried: .whl/ (see gpu_checks.sh, plus ale-py for the ROMs).
 #
 #   bash benchmarks/gpu_atari.sh OUT_DIR [WALL_CAP=420] [GAME=pong] [ALGO=dqn]
+# OVERRIDE='{"policy": {"learn": {"cuda_graph": true}}}' (JSON merged into the config) changes the run.
 set -u
 OUT=${1:?usage: gpu_atari.sh OUT_DIR [WALL_CAP] [GAME] [ALGO]}
 CAP=${2:-420}
@@ -19,7 +20,7 @@ nvidia-smi --query-gpu=name,memory.total --format=csv,noheader; nproc
 timeout 150 $PY -m pytest -q -rfE -p no:cacheprovider tests/policy/test_cuda_graph.py >"$OUT/pytest.log" 2>&1
 grep -E '^(FAILED|ERROR)|passed|failed' "$OUT/pytest.log" | tail -n 12
 timeout $((CAP + 120)) $PY benchmarks/atari_configs.py --game "$GAME" --algo "$ALGO" --wall-cap "$CAP" \
-    --out "$OUT/atari_${GAME}_${ALGO}.json" >"$OUT/atari_${GAME}_${ALGO}.log" 2>&1
+    --override "${OVERRIDE:-{\}}" --out "$OUT/atari_${GAME}_${ALGO}.json" >"$OUT/atari_${GAME}_${ALGO}.log" 2>&1
 echo "atari rc $?"
 grep -E '^eval|best' "$OUT/atari_${GAME}_${ALGO}.log" | tail -n 40
 grep -iE 'error|Traceback' "$OUT/atari_${GAME}_${ALGO}.log" | head -n 5

@@ -94,6 +94,40 @@ def test_two_calls_equal_one_call_over_the_concatenation():
     assert_same_rows(by_env_and_step(Batch.cat(out)), expected)
 
 
+@pytest.mark.parametrize('kind', ['dict', 'tensor'])
+def test_held_rows_of_dict_and_tensor_observations_join_the_next_call(kind):
+    """Held rows and new rows are read as one without being copied into one Batch: the same rows
+    come out for dict observations (nested columns) and torch tensors as for arrays."""
+    import torch
+
+    def as_kind(batch):
+        cols = dict(batch.items())
+        for key in ('obs', 'next_obs'):
+            cols[key] = Batch(pos=cols[key], twice=2 * cols[key]) if kind == 'dict' else torch.from_numpy(cols[key])
+        return Batch(cols)
+
+    enhancer = nstep_reward_enhancer(make_cfg(policy__nstep=3))
+    out = []
+    for ctx in (call_a(), call_b()):
+        ctx.trajectories = as_kind(ctx.trajectories)
+        drive(enhancer, ctx)
+        out.append(ctx.trajectories)
+    out.append(enhancer.flush())
+    got = Batch.cat(out)
+    plain = nstep_reward_enhancer(make_cfg(policy__nstep=3))
+    expected = []
+    for ctx in (call_a(), call_b()):
+        drive(plain, ctx)
+        expected.append(ctx.trajectories)
+    expected = Batch.cat(expected + [plain.flush()])
+    for key in ('obs', 'next_obs'):
+        column = got[key]['pos'] if kind == 'dict' else got[key].numpy()
+        np.testing.assert_array_equal(column, expected[key], err_msg=key)
+        if kind == 'dict':
+            np.testing.assert_array_equal(got[key]['twice'], 2 * expected[key], err_msg=key)
+    np.testing.assert_array_equal(got['reward'], expected['reward'])
+
+
 def random_env_stream(rng, env_id, size):
     ends = rng.random(size) < 0.15
     cut = rng.random(size) < 0.5

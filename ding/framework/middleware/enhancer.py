@@ -114,9 +114,8 @@ class NStepRewardEnhancer:
         keys = np.asarray(batch['env_id'])[starts].tolist() if 'env_id' in batch else list(range(len(starts)))
         if self._held is not None:
             _check_columns(self._held, batch)
-            src, offset = Batch.cat([self._held, batch]), len(self._held)
-        else:
-            src, offset = batch, 0
+        src = _Joined(self._held, batch)
+        offset = src.offset
         pieces, lengths, gaps = [], [], []
         for key, s, e in zip(keys, starts, ends):
             span = self._spans.pop(key, None)
@@ -144,44 +143,101 @@ class NStepRewardEnhancer:
         reward, count, last = _windows(ended, np.asarray(src['reward'], dtype=np.float32)[order], seg_ends, self.n)
         at_row, at_last = order[rows], order[last[rows]]
         out = {}
-        for k, col in src.items():
+        for k in src.keys():
             if k == 'reward':
                 out[k] = reward[rows]
-            elif k in ('next_obs', 'done', 'truncated'):
-                out[k] = (col if k == 'next_obs' else np.asarray(col))[at_last]
+            elif k == 'next_obs':
+                out[k] = src.take(k, at_last)
+            elif k in ('done', 'truncated'):
+                out[k] = np.asarray(src[k])[at_last]
             else:
-                out[k] = col[at_row]
+                out[k] = src.take(k, at_row)
         out['nstep'] = count[rows]
         return Batch.wrap(out), out_ends  # columns gathered above, all of len(rows)
 
-    def _hold(self, src: Batch, hold: List[Tuple[int, np.ndarray]]) -> None:
+    def _hold(self, src: '_Joined', hold: List[Tuple[int, np.ndarray]]) -> None:
         """The new held rows: those of envs absent from this call (still in `_spans`, rows of
         `src` as the old held rows come first there), then `hold`'s."""
         parts = [(key, np.arange(h0, h0 + hn)) for key, (h0, hn) in self._spans.items()] + hold
         if not parts:
             self._held, self._spans = None, {}
             return
-        self._held = src[np.concatenate([rows for _, rows in parts])]
+        self._held = src.rows(np.concatenate([rows for _, rows in parts]))
         first = np.concatenate([[0], np.cumsum([len(rows) for _, rows in parts])])
         self._spans = {key: (int(first[i]), len(rows)) for i, (key, rows) in enumerate(parts)}
 
 
-def _cut_at_gaps(src: Batch, rows: np.ndarray) -> None:
+class _Joined:
+    """The held rows followed by this call's rows, read as their concatenation would be but
+    without building it: with pixel observations that copy was the enhancer's main cost. Whole
+    columns (`src[k]`) are concatenated on first use, for the small ones (reward, done,
+    truncated); `take` gathers rows of a column from both parts."""
+
+    def __init__(self, held: Optional[Batch], new: Batch) -> None:
+        self.held, self.new = held, new
+        self.offset = 0 if held is None else len(held)
+        self._whole: Dict[str, Any] = {}
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.new
+
+    def keys(self) -> List[str]:
+        return self.new.keys()
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._whole:
+            self._whole[key] = self.new[key] if self.held is None else _concat(self.held[key], self.new[key])
+        return self._whole[key]
+
+    def __setitem__(self, key: str, column: Any) -> None:
+        self._whole[key] = column
+
+    def take(self, key: str, idx: np.ndarray) -> Any:
+        if key in self._whole or self.held is None:
+            return self[key][idx]
+        return _take_two(self.held[key], self.new[key], self.offset, idx)
+
+    def rows(self, idx: np.ndarray) -> Batch:
+        return Batch.wrap({k: self.take(k, idx) for k in self.keys()})
+
+
+def _concat(first: Any, second: Any) -> Any:
+    return Batch.cat([Batch(c=first), Batch(c=second)])['c']
+
+
+def _take_two(first: Any, second: Any, offset: int, idx: np.ndarray) -> Any:
+    """Rows `idx` of `first` followed by `second` (`offset` = len(first))."""
+    in_first = idx < offset
+    if in_first.all():
+        return first[idx]
+    if not in_first.any():
+        return second[idx - offset]
+    if isinstance(second, Batch):
+        return Batch.wrap({k: _take_two(first[k], second[k], offset, idx) for k in second.keys()})
+    if not (isinstance(first, np.ndarray) and isinstance(second, np.ndarray)):
+        return _concat(first, second)[idx]
+    out = np.empty((len(idx), ) + second.shape[1:], dtype=np.result_type(first, second))
+    out[in_first] = first[idx[in_first]]
+    out[~in_first] = second[idx[~in_first] - offset]
+    return out
+
+
+def _cut_at_gaps(src: _Joined, rows: np.ndarray) -> None:
     """`rows`: pairs (an env's last held row, its first new row) of `src`. Held rows continue
     into the new row only if its obs is their last next_obs. It is not when an env restart
     dropped the episode right at the start of this call (the collector could not mark a row of
     an earlier call): the episode was cut short there, so the held windows end at their last
-    row and bootstrap from its next_obs, as at a time limit. `src` is a fresh concatenation
-    here, so its truncated column may be replaced."""
+    row and bootstrap from its next_obs, as at a time limit. The replaced truncated column is
+    `src`'s own (the held and new rows are left as they are)."""
     if 'next_obs' not in src or 'obs' not in src or 'truncated' not in src:
         return
     held_last, new_first = rows[:, 0], rows[:, 1]
-    next_obs, obs = src['next_obs'], src['obs']
-    if isinstance(next_obs, np.ndarray) and isinstance(obs, np.ndarray) and next_obs.shape[1:] == obs.shape[1:]:
-        same = (next_obs[held_last] == obs[new_first]).reshape(len(rows), -1).all(axis=1)
+    next_obs, obs = src.take('next_obs', held_last), src.take('obs', new_first)
+    if isinstance(next_obs, np.ndarray) and isinstance(obs, np.ndarray) and next_obs.shape == obs.shape:
+        same = (next_obs == obs).reshape(len(rows), -1).all(axis=1)
     else:  # dict observations, tensors: row by row
-        same = np.array([np.array_equal(np.asarray(next_obs[i]), np.asarray(obs[j]))
-                         for i, j in zip(held_last.tolist(), new_first.tolist())], dtype=bool)
+        same = np.array([np.array_equal(np.asarray(next_obs[r]), np.asarray(obs[r])) for r in range(len(rows))],
+                        dtype=bool)
     if not same.all():
         truncated = np.array(src['truncated'])
         truncated[held_last[~same]] = True
