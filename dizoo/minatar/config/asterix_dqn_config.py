@@ -6,20 +6,15 @@ of 16 channels, then 128 units (`encoder_hidden_size_list=[16, 128]`, ding/model
 The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 8 collector
 envs. The stop value is a return well above random play, not a published target.
 
-Measured here (benchmarks/minatar_configs.py, seed 0, 300k env steps in 130 s, one
-torch thread; benchmarks/results/minatar_configs.json): best evaluation 1.6 against
-0.32 for random play; it did not reach 10.
-The game needs far longer runs (the MinAtar paper trains 5M frames); one update per 2
-env steps instead of 8 gave no clear gain at equal wall time (240 s). Trained on for 2M env
-steps (1,043 s, two runs sharing the machine's two cores;
-benchmarks/results/minatar_configs_2m.json), its best evaluation was 4.0: still short of 10.
-With one update per 2 env steps (`update_per_collect=16`) for 65 minutes (2026-11-27, 1.97M env
-steps; benchmarks/results/minatar_configs_asterix_upc16.json) it did worse: best 2.6, evaluations
-averaging about 0.6 throughout, against 1.25-1.6 after 0.5M steps at one update per 8.
-It reaches 10 given the MinAtar paper's order of frames: trained for 95 minutes (2026-11-27,
-6.72M env steps, one torch thread; benchmarks/results/minatar_configs_asterix_long.json) it
-first evaluated at 12.2 after 3.12M env steps, where `ding -m serial` stops, and went on
-climbing: evaluations averaging 11.5 over 4.0-4.5M env steps, 23.3 over 6.0-6.5M, best 51.8.
+Learning rate 5e-5, a tenth of the other MinAtar configs' (as for QR-DQN on this game). A sweep,
+seed 0, 4M env steps each, one torch thread, two runs at once (2026-11-28, benchmarks/minatar_configs.py
+--variant; benchmarks/results/minatar_configs_asterix_dqn_lr.json): first evaluation of 10 or more
+- at lr 5e-5: 0.56M env steps (369 s); mean evaluation 9.7 over 0.5-1.0M env steps, 37.4 over
+  3.5-4.0M; best 60.8;
+- at lr 1e-4: 1.39M (780 s); best 20.4;
+- at lr 5e-4 (the config before): 3.12M (2026-11-27, 6.72M env steps in 95 minutes;
+  benchmarks/results/minatar_configs_asterix_long.json); best 51.8. In 300k env steps (130 s) it
+  reached 1.6, and neither more updates per env step nor 2M env steps got it to 10.
 
 Train: ding -m serial -c asterix_dqn_config.py -s 0"""
 from easydict import EasyDict
@@ -46,7 +41,7 @@ asterix_dqn_config = dict(
         learn=dict(
             update_per_collect=4,
             batch_size=64,
-            learning_rate=0.0005,
+            learning_rate=0.00005,
             target_update_freq=500,
         ),
         collect=dict(n_sample=32, ),
