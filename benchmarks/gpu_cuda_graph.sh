@@ -1,7 +1,7 @@
 #!/bin/bash
 # learn.cuda_graph on a lent GPU, the short check:
 #   1. tests/policy/test_cuda_graph.py (replayed updates of SAC, EDAC and the DQN family against eager ones; then
-#      SQIL, not yet let in, tried the same way)
+#      SQIL and FQF, not yet let in, tried the same way)
 #   2. benchmarks/cuda_graph_updates.py: ms per update, eager against graphed (UPDATES per round, 3 rounds);
 #   3. unless ENV_STEPS is 0: the whole SAC HalfCheetah pipeline (benchmarks/halfcheetah_speed.py:
 #      collection and one update per env step) on the GPU, eager and graphed, alternating twice.

@@ -29,10 +29,11 @@ from ding.rl_utils.td import q_nstep_td_error
 from ding.utils.registry import POLICY_REGISTRY
 
 
-def make_adam(params: Iterable[torch.nn.Parameter], lr: float, capturable: bool = False) -> torch.optim.Adam:
+def make_adam(params: Iterable[Any], lr: float, capturable: bool = False) -> torch.optim.Adam:
     """Adam with the fused kernel where this torch has it (one kernel for all parameters:
-    ~15% off a small network's update on CPU), else the default implementation. `capturable`:
-    its step counts live on the device, as a CUDA graph needs (`learn.cuda_graph`)."""
+    ~15% off a small network's update on CPU), else the default implementation. `params`:
+    parameters, or parameter groups (dicts, each with its own `lr`). `capturable`: its step
+    counts live on the device, as a CUDA graph needs (`learn.cuda_graph`)."""
     params = list(params)
     try:
         return torch.optim.Adam(params, lr=lr, fused=True, capturable=capturable)
