@@ -6,21 +6,13 @@ of 16 channels, then 128 units (`encoder_hidden_size_list=[16, 128]`, ding/model
 The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 8 collector
 envs. The stop value is a return well above random play, not a published target.
 
-Measured here (benchmarks/minatar_configs.py, seed 0, 300k env steps in 152 s, one
-torch thread; benchmarks/results/minatar_configs.json): best evaluation 1.6 against
-0.08 for random play; it did not reach 10.
-The game needs far longer runs (the MinAtar paper trains 5M frames); one update per 2
-env steps instead of 8 gave no clear gain at equal wall time (240 s). Trained on for 2M env
-steps (1,129 s, two runs sharing the machine's two cores;
-benchmarks/results/minatar_configs_2m.json), its best evaluation was 3.6: still short of 10.
-With one update per 2 env steps (`update_per_collect=16`) for 35 minutes (2026-11-27, 1.0M env
-steps; benchmarks/results/minatar_configs_seaquest_upc16.json) it did worse: best 2.2, evaluations
-averaging 0.1-0.3, against 1.5-1.9 after 0.5M steps at one update per 8.
-
-It reaches 10 given the MinAtar paper's order of frames: trained for 90 minutes (2026-11-27,
-6.80M env steps, one torch thread; benchmarks/results/minatar_configs_seaquest_long.json) it
-first evaluated at 10.0 after 5.16M env steps, where `ding -m serial` stops, and went on
-climbing: evaluations averaging 6.4 over 5.0-5.5M env steps, 7.7 over 6.0-6.5M, best 22.8.
+Learning rate 5e-5, a tenth of the other MinAtar configs' (as for QR-DQN on this game). Seed 0,
+4M env steps, one torch thread, beside another run (2026-11-28, benchmarks/minatar_configs.py
+--override; benchmarks/results/minatar_configs_seaquest_dqn_lr5e-5.json): first evaluation of 10
+or more at 2.02M env steps (1,098 s); mean evaluation 16.8 over 2.5-3.0M env steps, 31.5 over
+3.5-4.0M; best 68.4. At 5e-4 (the config before; 2026-11-27, 6.80M env steps in 90 minutes,
+benchmarks/results/minatar_configs_seaquest_long.json) it first reached 10 at 5.16M env steps,
+mean 2.9 over 3.5-4.0M, best 22.8; neither more updates per env step nor 2M env steps got it there.
 
 Train: ding -m serial -c seaquest_dqn_config.py -s 0"""
 from easydict import EasyDict
@@ -47,7 +39,7 @@ seaquest_dqn_config = dict(
         learn=dict(
             update_per_collect=4,
             batch_size=64,
-            learning_rate=0.0005,
+            learning_rate=0.00005,
             target_update_freq=500,
         ),
         collect=dict(n_sample=32, ),

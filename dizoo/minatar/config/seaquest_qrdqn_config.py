@@ -6,12 +6,12 @@ of 16 channels, then 128 units (`encoder_hidden_size_list=[16, 128]`, ding/model
 The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 8 collector
 envs. The stop value is a return well above random play, not a published target.
 
-Learning rate 5e-5, a tenth of DQN's and C51's, as in the Asterix QR-DQN config (where 5e-4
-never learned). Trained with it (benchmarks/minatar_configs.py --games seaquest --algos qrdqn
+Learning rate 5e-5, a tenth of C51's, as in the Asterix configs and Seaquest's DQN (on Asterix,
+QR-DQN at 5e-4 never learned). Trained with it (benchmarks/minatar_configs.py --games seaquest --algos qrdqn
 --override '{"policy": {"learn": {"learning_rate": 0.00005}}}', seed 0, one torch thread, beside
 the C51 run; 2026-11-28; benchmarks/results/minatar_configs_seaquest_qrdqn_lr5e-5_long.json): first
 evaluation of 10 or more at 2.00M env steps (1,705 s), best 99.4 at 5.69M; mean evaluation 4.8
-over 1.0-1.5M env steps, 30.1 over 3.0-3.5M. DQN at 5e-4 first reached 10 at 5.16M. At 5e-4,
+over 1.0-1.5M env steps, 30.1 over 3.0-3.5M. DQN first reached 10 at 5.16M at 5e-4, at 2.02M at 5e-5. At 5e-4,
 QR-DQN was only run for 300k env steps here (best 2.2, against 0.08 for random play).
 
 Train: ding -m serial -c seaquest_qrdqn_config.py -s 0"""
