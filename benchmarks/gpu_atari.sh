@@ -1,7 +1,7 @@
 #!/bin/bash
 # On a lent GPU machine, in one call (issues 14 and 18):
 #   1. tests/policy/test_cuda_graph.py: replayed updates against eager ones, including the policies not yet let
-#      into capture (C51, Rainbow, SQL, discrete CQL);
+#      into capture (SQIL, FQF: let them in where it passes);
 #   2. a dizoo Atari config trained for WALL_CAP seconds (benchmarks/atari_configs.py): its evaluation curve.
 # Carried: .whl/ (see gpu_checks.sh, plus ale-py for the ROMs).
 #
