@@ -6,11 +6,13 @@ of 16 channels, then 128 units (`encoder_hidden_size_list=[16, 128]`, ding/model
 The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 8 collector
 envs. The stop value is a return well above random play, not a published target.
 
-Measured here (benchmarks/minatar_configs.py --games seaquest --algos c51, seed 0, one torch
-thread, beside the QR-DQN run; 2026-11-28; benchmarks/results/minatar_configs_seaquest_c51_long.json):
-first evaluation of 10 or more at 2.22M env steps (1,801 s), best 60.6 at 5.71M; mean evaluation
-3.1 over 1.0-1.5M env steps, 8.4 over 3.0-3.5M, 18.5 over 5.0-5.5M (random play: 0.08). DQN
-with the same settings first reached 10 at 5.16M.
+Learning rate 5e-5, a tenth of the other games' (as in the Asterix configs and Seaquest's DQN and
+QR-DQN). Seed 0, one torch thread, alone on the machine (2026-11-28, benchmarks/minatar_configs.py
+--override, stopped by SIGTERM after 1.64M env steps; benchmarks/results/minatar_configs_seaquest_c51_lr5e-5.json):
+first evaluation of 10 or more at 1.23M env steps (780 s); mean evaluation 5.6 over 1.0-1.5M env
+steps; best 23.4. At 5e-4 (the config before; benchmarks/results/minatar_configs_seaquest_c51_long.json)
+it first reached 10 at 2.22M env steps (1,801 s, beside another run), mean 3.1 over 1.0-1.5M, best
+60.6 at 5.71M.
 
 Train: ding -m serial -c seaquest_c51_config.py -s 0"""
 from easydict import EasyDict
@@ -40,7 +42,7 @@ seaquest_c51_config = dict(
         learn=dict(
             update_per_collect=4,
             batch_size=64,
-            learning_rate=0.0005,
+            learning_rate=0.00005,
             target_update_freq=500,
         ),
         collect=dict(n_sample=32, ),
