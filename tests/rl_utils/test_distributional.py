@@ -34,7 +34,7 @@ def test_projection_clamps_to_the_support():
 
 def test_projection_at_v_max_stays_on_the_last_atom_when_float32_rounds_past_it():
     # in float32, (v_max - v_min) / delta_z is 127.0000076 for this support: its ceiling indexed atom 128
-    # of 128 (an IndexError on a CPU, a device-side assert on a GPU)
+    # of 128 (an index-out-of-bounds RuntimeError on a CPU, a device-side assert on a GPU)
     support = torch.linspace(-40.714285714285715, 59.333333333333336, 128)
     next_dist = torch.full((2, 128), 1 / 128)
     target = categorical_projection(next_dist, torch.tensor([100.0, 0.0]), torch.tensor([1.0, 1.0]), 0.99, support)
