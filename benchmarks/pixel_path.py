@@ -5,8 +5,8 @@ of DI-engine's Pong DQN config (8 envs, `n_sample` 96, 3-step returns, frame rep
     python benchmarks/pixel_path.py [--calls 300] [--rounds 3] [--out FILE]
 
 Observations are float32 [4, 84, 84] stacks of k / 255 values, as the Atari env hands them out
-(ScaledFloatFrameWrapper), one new frame per step, 800-step episodes; the rows come env by env,
-as the collector lays them out. Prints and writes (default benchmarks/results/pixel_path.json)
+(ScaledFloatFrameWrapper), one new frame per step, 800-step episodes (buffer_memory.py's
+`AtariStreams`); the rows come env by env, as the collector lays them out. Prints and writes (default benchmarks/results/pixel_path.json)
 ms per call, the median of the rounds.
 """
 import argparse
@@ -23,60 +23,34 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from easydict import EasyDict  # noqa: E402
 
+from buffer_memory import ATARI_PUSH, AtariStreams  # noqa: E402
 from ding.data import Batch  # noqa: E402
 from ding.data.buffer.frame_buffer import FrameBuffer  # noqa: E402
 from ding.framework.context import OnlineRLContext  # noqa: E402
 from ding.framework.middleware.enhancer import NStepRewardEnhancer  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402
 
-ENVS, ROWS_PER_ENV, STACK, SIDE, EPISODE = 8, 12, 4, 84, 800
+EPISODE = 800
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results', 'pixel_path.json')
 
 
-class FrameStreams:
-    """ENVS frame-stacked envs; `collect()` gives ROWS_PER_ENV rows of each, env after env."""
-
-    def __init__(self, rng: np.random.Generator, pool: int = 512) -> None:
-        self.rng = rng
-        self.pool = rng.integers(0, 256, (pool, SIDE, SIDE), dtype=np.uint8).astype(np.float32) / np.float32(255)
-        self.cursor = np.arange(ENVS) * 7919
-        self.t = np.zeros(ENVS, dtype=np.int64)
-        self.stacks = [self._reset(e) for e in range(ENVS)]
-
-    def _frame(self, env: int) -> np.ndarray:
-        self.cursor[env] += 1
-        return self.pool[self.cursor[env] % len(self.pool)]
-
-    def _reset(self, env: int) -> np.ndarray:
-        self.t[env] = 0
-        return np.repeat(self._frame(env)[None], STACK, axis=0)
-
-    def collect(self) -> Tuple[Batch, List[int]]:
-        obs, nxt, done, env_id, ends = [], [], [], [], []
-        for e in range(ENVS):
-            for _ in range(ROWS_PER_ENV):
-                stack = self.stacks[e]
-                new = np.concatenate([stack[1:], self._frame(e)[None]])
-                self.t[e] += 1
-                ended = self.t[e] >= EPISODE
-                obs.append(stack), nxt.append(new), done.append(ended), env_id.append(e)
-                self.stacks[e] = self._reset(e) if ended else new
-            ends.append(len(obs) - 1)
-        n = len(obs)
-        batch = Batch(obs=np.stack(obs), next_obs=np.stack(nxt), action=np.zeros(n, dtype=np.int64),
-                      reward=self.rng.random(n).astype(np.float32), done=np.asarray(done),
-                      truncated=np.zeros(n, dtype=bool), env_id=np.asarray(env_id))
-        return batch, ends
+def env_major(streams: AtariStreams) -> Tuple[Batch, List[int]]:
+    """A push of `streams` laid out as the collector lays it out: each env's rows together, in time
+    order, with the last index of each env's segment."""
+    batch = streams.batch()
+    order = np.argsort(batch['env_id'], kind='stable')
+    ends = (np.cumsum(np.bincount(batch['env_id'])) - 1).tolist()
+    return batch[order], ends
 
 
 def one_round(calls: int, seed: int) -> Dict[str, float]:
-    streams = FrameStreams(np.random.default_rng(seed))
+    streams = AtariStreams(EPISODE, np.random.default_rng(seed))
     enhancer = NStepRewardEnhancer(EasyDict(policy=dict(nstep=3)))
     buffer = FrameBuffer(100_000)
     spent = dict(nstep_enhancer_ms=0.0, frame_buffer_push_ms=0.0, sample_10x32_ms=0.0)
     for _ in range(calls):
         ctx = OnlineRLContext()
-        ctx.trajectories, ctx.trajectory_end_idx = streams.collect()
+        ctx.trajectories, ctx.trajectory_end_idx = env_major(streams)
         t0 = time.perf_counter()
         enhancer(ctx)
         t1 = time.perf_counter()
@@ -98,7 +72,7 @@ def main() -> None:
     args = p.parse_args()
     rounds = [one_round(args.calls, seed) for seed in range(args.rounds)]
     median = {key: round(statistics.median(r[key] for r in rounds), 3) for key in rounds[0]}
-    median['env_steps_per_call'] = ENVS * ROWS_PER_ENV
+    median['env_steps_per_call'] = ATARI_PUSH
     print(median)
     atomic_write_json(args.out, dict(
         benchmark=__doc__.split('\n\n')[0], date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),

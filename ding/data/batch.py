@@ -136,17 +136,7 @@ class Batch:
         batches = [b for b in batches if len(b.keys())]
         if not batches:
             return cls()
-        keys = batches[0].keys()
-        cols = {}
-        for k in keys:
-            vals = [b._cols[k] for b in batches]
-            if isinstance(vals[0], Batch):
-                cols[k] = cls.cat(vals)
-            elif isinstance(vals[0], torch.Tensor):
-                cols[k] = torch.cat(vals)
-            else:
-                cols[k] = np.concatenate(vals)
-        return cls(cols)
+        return cls({k: cat_column([b._cols[k] for b in batches]) for k in batches[0].keys()})
 
     # --- list-like access ---------------------------------------------------------------
     def __len__(self) -> int:
@@ -238,6 +228,15 @@ class Batch:
 
     def to_dict(self) -> Dict[str, Any]:
         return {k: (v.to_dict() if isinstance(v, Batch) else v) for k, v in self._cols.items()}
+
+
+def cat_column(parts: Sequence[Any]) -> Any:
+    """One column of several batches along the leading dimension: arrays, tensors or Batches."""
+    if isinstance(parts[0], Batch):
+        return Batch.cat(parts)
+    if isinstance(parts[0], torch.Tensor):
+        return torch.cat(list(parts))
+    return np.concatenate(parts)
 
 
 def _describe(v: Any) -> str:

@@ -4,7 +4,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ding.data.batch import Batch, as_batch
+from ding.data.batch import Batch, as_batch, cat_column
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 
@@ -186,7 +186,7 @@ class _Joined:
 
     def __getitem__(self, key: str) -> Any:
         if key not in self._whole:
-            self._whole[key] = self.new[key] if self.held is None else _concat(self.held[key], self.new[key])
+            self._whole[key] = self.new[key] if self.held is None else cat_column([self.held[key], self.new[key]])
         return self._whole[key]
 
     def __setitem__(self, key: str, column: Any) -> None:
@@ -201,10 +201,6 @@ class _Joined:
         return Batch.wrap({k: self.take(k, idx) for k in self.keys()})
 
 
-def _concat(first: Any, second: Any) -> Any:
-    return Batch.cat([Batch(c=first), Batch(c=second)])['c']
-
-
 def _take_two(first: Any, second: Any, offset: int, idx: np.ndarray) -> Any:
     """Rows `idx` of `first` followed by `second` (`offset` = len(first))."""
     in_first = idx < offset
@@ -215,7 +211,7 @@ def _take_two(first: Any, second: Any, offset: int, idx: np.ndarray) -> Any:
     if isinstance(second, Batch):
         return Batch.wrap({k: _take_two(first[k], second[k], offset, idx) for k in second.keys()})
     if not (isinstance(first, np.ndarray) and isinstance(second, np.ndarray)):
-        return _concat(first, second)[idx]
+        return cat_column([first, second])[idx]
     out = np.empty((len(idx), ) + second.shape[1:], dtype=np.result_type(first, second))
     out[in_first] = first[idx[in_first]]
     out[~in_first] = second[idx[~in_first] - offset]
