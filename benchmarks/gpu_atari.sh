@@ -15,6 +15,8 @@ ALGO=${4:-dqn}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 mkdir -p "$OUT"
+# no mujoco env runs here: its wheels (22 MB) took about 20 s of device time to install
+WHEEL_SKIP=${WHEEL_SKIP-/(mujoco|glfw|pyopengl)}
 . benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, PY
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader; nproc
 timeout 150 $PY -m pytest -q -rfE -p no:cacheprovider tests/policy/test_cuda_graph.py >"$OUT/pytest.log" 2>&1
