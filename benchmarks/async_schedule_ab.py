@@ -5,8 +5,10 @@ overlap probe (a different number of env steps to the threshold) moves their med
 the schedule does. This times the same work instead: the SAC Pendulum pipeline of
 `benchmarks/compare/runners/ours_runner.py` (dizoo's `pendulum_sac_config`, one torch thread, no
 evaluator) to `--env-steps`, as sync and as async with each `--schedules` in turn, round after
-round with the seed of the round; reported: each setting's seconds, and per round its ratio to
-sync (the median of those ratios is the figure).
+round with the seed of the round, the order of the settings rotating from round to round;
+reported: each setting's seconds, and per round its ratio to sync (the median of those ratios is
+the figure, with a distribution-free 95% interval). The same for the process's CPU seconds, which
+the machine's other load moves less than wall time: what each schedule costs in work.
 
     python benchmarks/async_schedule_ab.py [--env-steps 2000] [--rounds 10] [--schedules inline auto]
 
@@ -14,6 +16,7 @@ Writes benchmarks/results/async_schedule_ab.json after every round.
 """
 import argparse
 import datetime
+import math
 import os
 import statistics
 import sys
@@ -43,17 +46,39 @@ def run(setting: str, env_steps: int, seed: int) -> dict:
     env = ours_runner.make_collector_env(cfg)
     policy = SACPolicy(cfg.policy, model=ContinuousQAC(**cfg.policy.model))
     schedule = {} if setting == 'sync' else {'async_schedule': setting}
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     try:
         with task.start(async_mode=setting != 'sync', ctx=OnlineRLContext(), **schedule):
             for middleware in ours_runner.offpolicy_pipeline(cfg, policy, env):
                 task.use(middleware)
             task.use(termination_checker(max_env_step=env_steps))
             task.run()
-        seconds = time.perf_counter() - start
+        seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - start_cpu
     finally:
         env.close()
-    return dict(seconds=round(seconds, 4), schedule=task.async_schedule_summary)
+    return dict(seconds=round(seconds, 4), cpu_seconds=round(cpu_seconds, 4), schedule=task.async_schedule_summary)
+
+
+def median_interval(values: list, level: float = 0.95) -> list:
+    """A distribution-free interval for the median: the order statistics whose ranks a
+    Binomial(n, 1/2) puts outside with at most (1 - level) / 2 on each side; [] when n is too
+    small for the level (n < 6 at 95%)."""
+    n, xs = len(values), sorted(values)
+    below, k = 0.0, 0
+    while below + math.comb(n, k) / 2**n <= (1 - level) / 2:
+        below += math.comb(n, k) / 2**n
+        k += 1
+    return [] if k == 0 else [xs[k - 1], xs[n - k]]
+
+
+def paired_ratios(runs: dict, schedules: list, key: str) -> dict:
+    """Per schedule: the median over rounds of its `key` over sync's, and the interval."""
+    out = {}
+    for s in schedules:
+        ratios = [r[key] / base[key] for r, base in zip(runs[s], runs['sync'])]
+        out[s] = dict(median=round(statistics.median(ratios), 4),
+                      interval_95=[round(x, 4) for x in median_interval(ratios)])
+    return out
 
 
 def main() -> None:
@@ -68,17 +93,20 @@ def main() -> None:
     settings = ['sync'] + args.schedules
     runs = {s: [] for s in settings}
     for round_ in range(args.rounds):
-        for s in settings:
+        shift = round_ % len(settings)  # no setting always runs first in its round
+        for s in settings[shift:] + settings[:shift]:
             runs[s].append(run(s, args.env_steps, seed=round_))
             print(round_, s, runs[s][-1], flush=True)
-        ratios = {s: statistics.median(r['seconds'] / base['seconds'] for r, base in zip(runs[s], runs['sync']))
-                  for s in args.schedules}
+        ratios = paired_ratios(runs, args.schedules, 'seconds')
+        cpu_ratios = paired_ratios(runs, args.schedules, 'cpu_seconds')
         atomic_write_json(args.out, dict(
             benchmark='async_schedule_ab', date=datetime.datetime.now(datetime.timezone.utc).isoformat(),
             config=CONFIG, env_steps=args.env_steps, rounds_done=round_ + 1, torch_threads=1,
             median_seconds={s: statistics.median(r['seconds'] for r in rs) for s, rs in runs.items()},
-            median_ratio_to_sync=ratios, runs=runs))
-    print('median ratio to sync: ' + ', '.join(f'{s} {r:.3f}x' for s, r in ratios.items()))
+            median_ratio_to_sync={s: r['median'] for s, r in ratios.items()}, ratio_to_sync=ratios,
+            cpu_ratio_to_sync=cpu_ratios, runs=runs))
+    for s in args.schedules:
+        print(f'{s} / sync: wall {ratios[s]}, cpu {cpu_ratios[s]}')
 
 
 if __name__ == '__main__':

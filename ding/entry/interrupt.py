@@ -70,6 +70,7 @@ class StopOnSignals:
         self._saver = saver
         self._run_dir = run_dir
         self._signum: Optional[int] = None
+        self._stopping = False  # the checkpoint and stop are asked for
         self._previous = {}
         contract(self, reads=('env_step', ), name='StopOnSignals')
 
@@ -94,6 +95,12 @@ class StopOnSignals:
         yield
         if self._signum is None:
             return
+        from ding.framework.middleware import _common
+        if not self._stopping:
+            self._stopping = True
+            _common.between_steps(self._save_and_stop, ctx)  # async mode: once no step is in flight
+
+    def _save_and_stop(self, ctx: Any) -> None:
         from ding.framework.middleware import _common
         if _common.current_task().finish:
             return  # the run ended with this step: its final checkpoint is written, nothing to resume

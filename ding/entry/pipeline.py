@@ -36,6 +36,7 @@ class RunOptions:
     stop_on_signals: bool = False  # SIGINT/SIGTERM: checkpoint at the step's end, raise RunInterrupted (the CLI)
     kind: Optional[str] = None  # None: from the policy config
     after_eval: tuple = ()  # middlewares run right after the evaluator (`ding tune` reports and prunes there)
+    async_mode: bool = False  # overlap collection with training (task.start(async_mode=True))
 
 
 @dataclass
@@ -146,7 +147,8 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, collec
 
 
 def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
-    """Run the pipeline (sync mode) until a bound, the stop value, or the end; returns the ctx."""
+    """Run the pipeline until a bound, the stop value, or the end; returns the ctx. In async
+    mode the run-state checkpoints wait for no step in flight (RunStateSaver)."""
     from ding.framework import ding_init, task
     from ding.framework import middleware as mw
     from ding.framework.context import OnlineRLContext
@@ -178,7 +180,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     saver = mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
                              every_env_step=options.checkpoint_freq, resume=options.resume, extra=extra)
     stop = StopOnSignals(saver, run_dir.root) if options.stop_on_signals else None
-    with task.start(async_mode=False, ctx=OnlineRLContext()), stop or contextlib.nullcontext():
+    with task.start(async_mode=options.async_mode, ctx=OnlineRLContext()), stop or contextlib.nullcontext():
         if stop is not None:
             task.use(stop)  # before the saver: its post-yield part runs after the saver's
         task.use(saver)

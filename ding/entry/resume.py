@@ -51,7 +51,8 @@ def resume_run(run_dir: str, progress: bool = True):
           f'train_iter={state["ctx"]["train_iter"]}', flush=True)
     del state
     options = RunOptions(max_env_step=meta['max_env_step'], checkpoint_freq=meta['checkpoint_freq'], resume=True,
-                         progress=progress and meta.get('progress', True), stop_on_signals=True)
+                         progress=progress and meta.get('progress', True), stop_on_signals=True,
+                         async_mode=meta.get('async_mode', False))
     parts = build_parts(cfg)
     try:
         return run_training(cfg, parts, options)

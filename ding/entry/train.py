@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
     parser.add_argument('--no-progress', action='store_true', 
                         help='no live progress line (progress.csv and result.json are still written)')
+    parser.add_argument('--async', dest='async_mode', action='store_true',
+                        help='overlap collection with training (async_mode; where overlap does not pay, steps run '
+                        'alone, as in sync mode); a resumed async run is not identical to an uninterrupted one')
     dist = parser.add_argument_group('distributed (on Ray; also the config section `distributed:`)')
     dist.add_argument('--collectors', type=positive_int, default=None,
                       help='collector actors: the run goes distributed (ding.entry.distributed_train)')
@@ -120,7 +123,7 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
     with removed_on_failure(cfg.exp_name):
         RunDir(cfg.exp_name).write_meta({
             **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
-            'progress': options.progress, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
+            'progress': options.progress, 'async_mode': options.async_mode, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
             'create_config': to_plain(create), **({'distributed': plan.to_dict()} if plan else {})})
         parts = build_parts(cfg)  # model config errors, missing env packages: before any step
     print(f'run directory: {os.path.abspath(cfg.exp_name)}', flush=True)
@@ -166,8 +169,12 @@ def main(args: argparse.Namespace) -> int:
     from ding.entry.distributed_train import SECTION, plan_from
     plan = plan_from(main_cfg.pop(SECTION, None), args)  # not a key compile_config knows
     budget = args.max_env_step if args.max_env_step is not None else info.get('budget_env_steps')
+    async_mode = bool(getattr(args, 'async_mode', False))
+    if async_mode and plan.active:
+        raise UsageError('--async runs one process; a distributed run (--collectors, --learners or the config\'s '
+                         '`distributed:` section) already overlaps collection with training')
     options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress,
-                         stop_on_signals=True)
+                         stop_on_signals=True, async_mode=async_mode)
     cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name,
                          plan=plan if plan.active else None)
     print(summary(ctx))

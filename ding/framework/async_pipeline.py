@@ -31,6 +31,11 @@ Bounds and guarantees
   on to a new thread, and while any stage waits, the next step is fed overlapped: an inline
   step would wait for the waiting one to complete. Steps still complete in order.
 
+- between_steps: a callback that must see no step half done (a run-state checkpoint: env
+  snapshot, buffer and learner together) runs in the feeding thread once every step fed so far
+  has completed, before the next is fed, or as the run ends (`task.between_steps`). While a
+  stage waits for an event it waits too, as the event may come from the next step.
+
 Kept fields (env_step, train_iter, ...) live in one KeptLedger. Each middleware call loads
 the newest values into its ctx and folds its changes back (integers as increments), so no
 update is lost and after N steps the counters equal the sync run's. What an earlier stage
@@ -112,6 +117,7 @@ class AsyncPipeline:
         self._max_step = 0
         self._error: Optional[BaseException] = None
         self._last_ctx = first_ctx
+        self._between: List[Callable[[Context], None]] = []  # callbacks waiting for no step in flight
         # None: share the cores among the stages that can be busy at once (thread_budget.py).
         self._torch_threads = torch_threads or async_thread_budget(len(self._stages), max_lag)
         # Inline steps keep this budget too: raising torch's threads mid-run, with the stage
@@ -155,7 +161,35 @@ class AsyncPipeline:
         if self._error is not None:
             raise self._error
         self._ledger.load(self._last_ctx)
+        for fn in self._take_between():  # asked for by the last steps: nothing is in flight now
+            fn(self._last_ctx)
         return self._last_ctx
+
+    def between_steps(self, fn: Callable[[Context], None]) -> None:
+        """Run `fn(ctx)` once no step is in flight: after every step fed so far has completed,
+        before the next one is fed (or as the run ends), in the feeding thread, with a ctx that
+        holds the newest kept values. What it raises ends the run like a middleware error."""
+        with self._cv:
+            self._between.append(fn)
+
+    def _take_between(self) -> List[Callable[[Context], None]]:
+        with self._cv:
+            callbacks, self._between = self._between, []
+        return callbacks
+
+    def _run_between(self, s: int) -> None:
+        """The between-steps callbacks, once steps before s completed; left for a later step
+        while a stage waits for an event (it may come from step s) or when no step s follows."""
+        with self._cv:
+            self._wait_until(lambda: self._completed >= s or self._waiting > 0, s)
+            if self._completed < s or self._stopping(s):
+                return
+            ctx = self._last_ctx
+        self._ledger.load(ctx)
+        start = self.schedule.clock()
+        for fn in self._take_between():
+            fn(ctx)
+        self.schedule.skip_time(self.schedule.clock() - start)  # no step's cost
 
     def _feed(self, first: int) -> None:
         """Feed steps first, first + 1, ... until max_step, finish, an error, or a hand-off of
@@ -173,6 +207,8 @@ class AsyncPipeline:
                 overlap = overlap or forced()
                 if self._stopping(s):
                     return
+            if self._between:  # asked for by a step that completed meanwhile
+                self._run_between(s)
             self.schedule.step_fed(overlap)
             # an inline step loads the kept values when it begins (`_run_stages_alone`)
             step = _Step(s, self._first_ctx if s == 0 else self._ledger.new_ctx(self._first_ctx, s, load=overlap))

@@ -155,6 +155,17 @@ class OverlapSchedule:
             self._cost[oldest.overlap] = oldest.median_interval()
             self._decide(oldest.probe)
 
+    def clock(self) -> float:
+        return self._clock()
+
+    def skip_time(self, seconds: float) -> None:
+        """Leave out `seconds` just spent with no step in flight (a between-steps callback):
+        every time recorded so far moves later by them, so no step interval holds them."""
+        for segment in self._segments:
+            if segment.start is not None:
+                segment.start += seconds
+            segment.done_at = [t + seconds for t in segment.done_at]
+
     def wants_inline_timing(self) -> bool:
         """Whether the inline step about to run should be timed (`inline_step_timed`): only
         those before the first overlap probe are."""

@@ -59,6 +59,7 @@ class Task:
         self._events = EventBus()
         self._lock = threading.RLock()  # shared by every `use(fn, lock=True)`
         self._local = threading.local()  # the step a stage thread is processing (async mode)
+        self._pipeline: Optional[AsyncPipeline] = None  # while an async run runs
         self._sync_stack = BackwardStack()
         self._hand = HandSteps(self._events.release_waiters)
 
@@ -201,9 +202,11 @@ class Task:
             pipeline = AsyncPipeline(
                 list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed,
                 torch_threads=self.torch_threads, on_error=self._events.release_waiters, schedule=self.async_schedule)
+            self._pipeline = pipeline
             try:
                 self.ctx = pipeline.run(max_step)
             finally:
+                self._pipeline = None
                 self.async_schedule_summary = pipeline.schedule.summary()
             self._finish = self._finish or max_step > 0
             return
@@ -221,6 +224,19 @@ class Task:
             if self._end_of_step(ready=self._finish and not late_finish):
                 break
             self.renew()
+
+    def between_steps(self, fn: Callable[[Context], None], ctx: Optional[Context] = None) -> None:
+        """Run `fn(ctx)` where no step is half done, e.g. a checkpoint that must find the env
+        snapshot, the buffer and the learner agreeing. Sync mode: at once on `ctx` (default
+        `task.ctx`), so call it where the step is done (a first-registered middleware's
+        post-yield part runs last). async_mode: once every step fed so far has completed, before
+        the next is fed, or as the run ends, on a ctx holding the newest kept values
+        (async_pipeline.py)."""
+        pipeline = self._pipeline
+        if pipeline is None:
+            fn(self.ctx if ctx is None else ctx)
+        else:
+            pipeline.between_steps(fn)
 
     def _end_of_step(self, ready: bool) -> bool:
         """Whether the run stops after this step. Ranks of one torch.distributed group (DDP

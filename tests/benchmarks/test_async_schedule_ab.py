@@ -18,9 +18,20 @@ def test_each_setting_runs_the_same_steps_and_the_ratios_are_written(tmp_path, m
         torch.set_num_threads(threads)
     result = json.loads(out.read_text())
     assert result['rounds_done'] == 1 and set(result['median_ratio_to_sync']) == {'inline', 'auto'}
+    assert set(result['cpu_ratio_to_sync']) == {'inline', 'auto'}
+    assert result['ratio_to_sync']['auto']['interval_95'] == []  # one round gives no interval
     runs = result['runs']
     assert runs['sync'][0]['schedule'] is None and all(r[0]['seconds'] > 0 for r in runs.values())
+    assert all(r[0]['cpu_seconds'] > 0 for r in runs.values())
     inline, auto = runs['inline'][0]['schedule'], runs['auto'][0]['schedule']
     assert inline['overlapped_steps'] == 0 and auto['schedule'] == 'auto'
     # one random-collect step, then one env step and one update per step: the same steps each way
     assert inline['inline_steps'] == auto['inline_steps'] + auto['overlapped_steps'] == 51
+
+
+def test_the_median_interval_takes_the_binomial_order_statistics():
+    # n=10: P(Binomial(10, 1/2) <= 1) = 11/1024 <= 2.5% < P(<= 2) = 56/1024, so ranks 2 and 9
+    assert async_schedule_ab.median_interval([10 - i for i in range(10)]) == [2, 9]
+    # n=20: ranks 6 and 15
+    assert async_schedule_ab.median_interval(list(range(1, 21))) == [6, 15]
+    assert async_schedule_ab.median_interval([1.0, 2.0, 3.0, 4.0, 5.0]) == []  # 2/32 > 5%: too few

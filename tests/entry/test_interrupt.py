@@ -1,6 +1,7 @@
 """SIGINT / SIGTERM during `ding train` and `ding resume`: the step finishes, a consistent
 run-state checkpoint is written at it, the command prints how to resume and exits 130 / 143
-without a traceback; the run then resumes from exactly that step."""
+without a traceback; the run then resumes from exactly that step (`ding resume` keeps the run's
+mode: an async run resumes in async mode)."""
 import json
 import os
 import signal
@@ -50,9 +51,10 @@ def check_consistent(run_dir, env_step):
 
 
 @pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
-def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path):
+@pytest.mark.parametrize('mode', [[], ['--async']], ids=['sync', 'async'])  # async: saved once no step is in flight
+def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path, mode):
     train = start(tmp_path, 'train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '1000000',
-                  '--checkpoint-freq', '1000000', '--config', SMALL, '--exp-name', 'run', '--no-progress')
+                  '--checkpoint-freq', '1000000', '--config', SMALL, '--exp-name', 'run', '--no-progress', *mode)
     wait_for_rows(tmp_path / 'run' / 'progress.csv', 2)  # two evaluations: training is under way
     code, out, err = interrupt(train, signal.SIGINT)
     assert code == 130, err
@@ -64,10 +66,11 @@ def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path):
 
     # rows the resumed run adds (the file already holds the first run's): its handlers are set by then
     lines = len((tmp_path / 'run' / 'progress.csv').read_text().splitlines())
-    resume = start(tmp_path, 'resume', 'run', '--no-progress')
+    resume = start(tmp_path, '-v', 'resume', 'run', '--no-progress')  # -v: the pipeline's mode is logged
     wait_for_rows(tmp_path / 'run' / 'progress.csv', lines + 1)
     code, out, err = interrupt(resume, signal.SIGTERM)
     assert code == 143 and 'Traceback' not in err, err
+    assert f'pipeline ({"async" if mode else "sync"} mode)' in err
     assert f'resuming {tmp_path / "run"} from env_step={env_step} train_iter={ctx["train_iter"]}' in out
     last = err.strip().splitlines()[-1]
     assert last.startswith('interrupted at env_step ') and last.endswith('; resume with: ding resume run'), err

@@ -40,6 +40,15 @@ def run_inline(middleware: Callable, ctx: Any) -> Callable[[], None]:
     return (lambda: None) if gen is None else (lambda: finish_middleware(gen))
 
 
+def between_steps(fn: Callable[[Any], None], ctx: Any) -> None:
+    """`task.between_steps(fn, ctx)`; fn(ctx) at once where the task has none (a stand-in)."""
+    hook = getattr(current_task(), 'between_steps', None)
+    if hook is None:
+        fn(ctx)
+    else:
+        hook(fn, ctx)
+
+
 def get_writer() -> Optional[Any]:
     """The tensorboard writer that `ding_init(cfg)` set up, or None."""
     try:

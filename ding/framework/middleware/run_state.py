@@ -26,7 +26,10 @@ were in flight are lost, so that run is not identical to an uninterrupted one.
 The buffer lock is held only while the filled rows are gathered (a copy of `count()` rows);
 the file is written after it is released.
 
-Exactness holds in sync mode only (in async mode other steps are in flight at the boundary).
+In async mode a save waits until no step is in flight (`task.between_steps`): the steps fed
+by then complete first, so the checkpoint is as consistent as in sync mode, taken a step or
+two later. Exactness (a resumed run identical to an uninterrupted one) holds in sync mode only:
+async runs are not deterministic.
 """
 import copy
 import logging
@@ -177,6 +180,7 @@ class RunStateSaver:
         self._last_saved_step: Optional[int] = None
         self._latest_ok = True  # False after resuming from the previous file: do not keep a bad latest
         self._env_warned = False
+        self._save_asked = False  # a save waits for no step in flight (async mode)
         self.resumed_from: Optional[Dict[str, Any]] = None
         if resume and not (os.path.isfile(self.path) or os.path.isfile(previous_path(self.path))):
             raise FileNotFoundError(f'cannot resume: no run-state checkpoint at {self.path}')
@@ -243,6 +247,12 @@ class RunStateSaver:
         elif self._last_saved_step is None:
             self._last_saved_step = ctx.env_step
         yield
-        finished = bool(_common.current_task().finish)
-        if finished or ctx.env_step - self._last_saved_step >= self._every:
-            self.save(ctx, finished)
+        if self._save_asked:
+            return
+        if _common.current_task().finish or ctx.env_step - self._last_saved_step >= self._every:
+            self._save_asked = True
+            _common.between_steps(self._save_between_steps, ctx)
+
+    def _save_between_steps(self, ctx: Any) -> None:
+        self._save_asked = False
+        self.save(ctx, bool(_common.current_task().finish))

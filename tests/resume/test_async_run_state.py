@@ -1,0 +1,64 @@
+"""`ding train --async`: every run-state checkpoint holds whole steps, as in sync mode. The
+saver waits until no step is in flight (task.between_steps); saving at the step's end instead
+caught the next step between its collector and its pusher, or inside the learner."""
+import importlib
+import json
+
+import pytest
+
+from ding.entry.cli import main as ding_main
+from ding.framework.middleware.run_state import RunStateSaver
+
+Task = importlib.import_module('ding.framework.task').Task  # `ding.framework.task` is also the instance
+
+SMALL = json.dumps({'env': {'n_evaluator_episode': 2},
+                    'policy': {'collect': {'n_sample': 8}, 'learn': {'update_per_collect': 2},
+                               'random_collect_size': 0, 'eval': {'evaluator': {'eval_freq': 200}},
+                               'other': {'replay_buffer': {'replay_buffer_size': 100000}}}})
+
+
+def unaccounted(state: dict) -> tuple:
+    """(collected rows in neither the buffer nor the n-step stage, updates the learner made
+    that the ctx does not count): (0, 0) for a checkpoint of whole steps."""
+    ctx, policy = state['ctx'], state['policy']
+    pending = state['extra'].get('nstep_reward_enhancer', {}).get('pending', {})
+    rows = int(state['buffer']['buffer']['count']) + sum(len(r['reward']) for r in pending.values())
+    return ctx['env_step'] - rows, policy['learn_step'] - ctx['train_iter']
+
+
+@pytest.fixture
+def every_step_overlapped(monkeypatch):
+    """The `auto` schedule may run this CPU-bound pipeline inline (nothing in flight to catch)."""
+    start = Task.start
+
+    def overlapped(self, *args, **kwargs):
+        kwargs['async_schedule'] = 'overlap'
+        return start(self, *args, **kwargs)
+
+    monkeypatch.setattr(Task, 'start', overlapped)
+
+
+def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch, every_step_overlapped):
+    captured = []
+    capture = RunStateSaver.capture
+
+    def checked(self, ctx, finished):
+        state = capture(self, ctx, finished)
+        captured.append((unaccounted(state), finished))
+        return state
+
+    monkeypatch.setattr(RunStateSaver, 'capture', checked)
+    monkeypatch.chdir(tmp_path)
+    code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '800', '--checkpoint-freq',
+                      '40', '--config', SMALL, '--exp-name', 'run', '--no-progress', '--async'])
+    assert code == 0
+    assert json.loads((tmp_path / 'run' / 'run.json').read_text())['async_mode'] is True
+    assert len(captured) >= 15 and captured[-1][1] is True  # the last one is the finished run's
+    assert [c for c, _ in captured] == [(0, 0)] * len(captured)
+
+
+def test_async_is_refused_with_a_distributed_plan(tmp_path, capsys):
+    code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--async', '--collectors', '2',
+                      '--exp-name', str(tmp_path / 'run')])
+    assert code == 2
+    assert '--async runs one process' in capsys.readouterr().err
