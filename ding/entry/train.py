@@ -123,8 +123,9 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
     with removed_on_failure(cfg.exp_name):
         RunDir(cfg.exp_name).write_meta({
             **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
-            'progress': options.progress, 'async_mode': options.async_mode, 'exp_name': cfg.exp_name, 'main_config': to_plain(main),
-            'create_config': to_plain(create), **({'distributed': plan.to_dict()} if plan else {})})
+            'progress': options.progress, 'async_mode': options.async_mode, 'exp_name': cfg.exp_name,
+            'main_config': to_plain(main), 'create_config': to_plain(create),
+            **({'distributed': plan.to_dict()} if plan else {})})
         parts = build_parts(cfg)  # model config errors, missing env packages: before any step
     print(f'run directory: {os.path.abspath(cfg.exp_name)}', flush=True)
     if plan is not None:
