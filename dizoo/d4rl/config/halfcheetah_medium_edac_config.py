@@ -16,7 +16,12 @@ A stand-alone EDAC (benchmarks/edac_reference.py) takes the same course on this 
 transitions from the same SAC it dipped the same way, then climbed again to 789 by 57,500 updates
 as the critics' Q neared the data's return (docs/offline.md). With `cuda_graph` (an H200, 68,000
 updates in 430 s, two runs sharing the GPU) `edac.py` took the same courses: on the 100k set down to
--1,048 and turning up after 55,000 updates; on a 1M set climbing again to 460 (mean of 60-68k)."""
+-1,048 and turning up after 55,000 updates; on a 1M set climbing again to 460 (mean of 60-68k).
+
+Evaluation every 2,500 updates (DI-engine: 500). One evaluation is 8 episodes of 1,000 steps on 8
+envs stepped in turn (`edac.py` builds a serial manager): 0.75-0.86 s on this machine (2026-11-28,
+two other jobs running), about what 500 graphed updates take on an H200 (1.81 ms each), so at 500
+it took about half of a GPU run's time. The paper's 3M updates still see 1,200 evaluations."""
 from easydict import EasyDict
 
 main_config = dict(
@@ -55,7 +60,7 @@ main_config = dict(
             learner=dict(hook=dict(save_ckpt_after_iter=100000)),
         ),
         collect=dict(data_type='d4rl'),
-        eval=dict(evaluator=dict(eval_freq=500)),
+        eval=dict(evaluator=dict(eval_freq=2500)),  # ours (DI-engine: 500): see above
     ),
     seed=0,
 )
