@@ -19,9 +19,10 @@ updates in 430 s, two runs sharing the GPU) `edac.py` took the same courses: on 
 -1,048 and turning up after 55,000 updates; on a 1M set climbing again to 460 (mean of 60-68k).
 
 Evaluation every 2,500 updates (DI-engine: 500). One evaluation is 8 episodes of 1,000 steps on 8
-envs stepped in turn (`edac.py` builds a serial manager): 0.75-0.86 s on this machine (2026-11-28,
-two other jobs running), about what 500 graphed updates take on an H200 (1.81 ms each), so at 500
-it took about half of a GPU run's time. The paper's 3M updates still see 1,200 evaluations."""
+envs stepped in turn (`edac.py` builds a serial manager): 0.38-0.41 s on a free core of this
+machine, 0.75-0.86 s with both cores busy (2026-11-28). 500 graphed updates take 0.9 s on an H200
+(1.81 ms each), so at 500 evaluations took about 30-45% of a GPU run. The paper's 3M updates still
+see 1,200 evaluations."""
 from easydict import EasyDict
 
 main_config = dict(
