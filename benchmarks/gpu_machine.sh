@@ -1,7 +1,8 @@
 # Sourced by the benchmarks/gpu_*.sh scripts, from the repository root, on a lent GPU machine that
 # is offline: installs the carried wheels (.whl/, or $WHEELS; empty: use the Python's own
-# packages; WHEEL_SKIP: an extended regex of wheel names to leave out) into /tmp/site, points Python at them and at the carried data (.devdata/), and sets
-# PY (the interpreter, $PYTHON or python3). Also the scripts' summary printers.
+# packages; WHEEL_SKIP: an extended regex of wheel names to leave out) into /tmp/site, points
+# Python at them and at the carried data (.devdata/), and sets PY (the interpreter, $PYTHON or
+# python3). Also the scripts' summary printers.
 WHEELS=${WHEELS-.whl}
 if [ -n "$WHEELS" ]; then
     # shellcheck disable=SC2046  # one word per wheel path

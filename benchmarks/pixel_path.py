@@ -6,8 +6,8 @@ of DI-engine's Pong DQN config (8 envs, `n_sample` 96, 3-step returns, frame rep
 
 Observations are float32 [4, 84, 84] stacks of k / 255 values, as the Atari env hands them out
 (ScaledFloatFrameWrapper), one new frame per step, 800-step episodes (buffer_memory.py's
-`AtariStreams`); the rows come env by env, as the collector lays them out. Prints and writes (default benchmarks/results/pixel_path.json)
-ms per call, the median of the rounds.
+`AtariStreams`); the rows come env by env, as the collector lays them out. Prints and writes
+(default benchmarks/results/pixel_path.json) ms per call, the median of the rounds.
 """
 import argparse
 import os

@@ -160,9 +160,7 @@ class AsyncPipeline:
             sys.setswitchinterval(switch_interval)
         if self._error is not None:
             raise self._error
-        self._ledger.load(self._last_ctx)
-        for fn in self._take_between():  # asked for by the last steps: nothing is in flight now
-            fn(self._last_ctx)
+        self._call_between(self._last_ctx)  # asked for by the last steps: nothing is in flight now
         return self._last_ctx
 
     def between_steps(self, fn: Callable[[Context], None]) -> None:
@@ -172,10 +170,13 @@ class AsyncPipeline:
         with self._cv:
             self._between.append(fn)
 
-    def _take_between(self) -> List[Callable[[Context], None]]:
+    def _call_between(self, ctx: Context) -> None:
+        """The between-steps callbacks asked for so far, on `ctx` loaded with the newest kept values."""
+        self._ledger.load(ctx)
         with self._cv:
             callbacks, self._between = self._between, []
-        return callbacks
+        for fn in callbacks:
+            fn(ctx)
 
     def _run_between(self, s: int) -> None:
         """The between-steps callbacks, once steps before s completed; left for a later step
@@ -185,10 +186,8 @@ class AsyncPipeline:
             if self._completed < s or self._stopping(s):
                 return
             ctx = self._last_ctx
-        self._ledger.load(ctx)
         start = self.schedule.clock()
-        for fn in self._take_between():
-            fn(ctx)
+        self._call_between(ctx)
         self.schedule.skip_time(self.schedule.clock() - start)  # no step's cost
 
     def _feed(self, first: int) -> None:
