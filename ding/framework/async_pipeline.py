@@ -76,6 +76,18 @@ class _Step:
         self.fed_on = False  # run inline, its feeding thread blocked in wait_for and handed the feeding on
 
 
+class _InlineWaitHook:
+    """`task.wait_for`'s hook (`before_wait`) while an inline step runs: one per step, pointed
+    at the stage running now. `waits` is non-empty once that stage called `task.wait_for`."""
+    __slots__ = ('pipeline', 'step', 'stage', 'waits')
+
+    def __init__(self, pipeline: 'AsyncPipeline', step: _Step) -> None:
+        self.pipeline, self.step, self.stage, self.waits = pipeline, step, None, []
+
+    def __call__(self) -> Callable[[], bool]:
+        return self.pipeline._hand_on(self.stage, self.step, self.waits, True)
+
+
 class _Stage:
 
     def __init__(self, index: int, fn: Callable) -> None:
@@ -109,7 +121,9 @@ class AsyncPipeline:
         self._on_complete = on_complete
         self._on_error = on_error  # releases the task's wait_for callers
         self._ledger = KeptLedger(first_ctx)
-        self._cv = threading.Condition()
+        # a plain lock, taken directly where nothing waits: Condition's own `with` is Python code
+        self._lock = threading.Lock()
+        self._cv = threading.Condition(self._lock)
         self._done = [0] * len(self._stages)  # steps each fresh_weights stage finished (forward part)
         self._completed = 0
         self._waiting = 0  # stages blocked in task.wait_for now
@@ -118,8 +132,11 @@ class AsyncPipeline:
         self._error: Optional[BaseException] = None
         self._last_ctx = first_ctx
         self._between: List[Callable[[Context], None]] = []  # callbacks waiting for no step in flight
-        # None: share the cores among the stages that can be busy at once (thread_budget.py).
-        self._torch_threads = torch_threads or async_thread_budget(len(self._stages), max_lag)
+        # None: share the cores among the stages that can be busy at once (thread_budget.py); a
+        # pipeline that can never overlap (an on-policy learner last) runs one stage at a time,
+        # as sync does, so it keeps the threads sync would have.
+        self._torch_threads = torch_threads or (
+            async_thread_budget(len(self._stages), max_lag) if self._can_overlap() else None)
         # Inline steps keep this budget too: raising torch's threads mid-run, with the stage
         # threads alive, made inline steps 2.1x slower (310 ms against 147 ms on issue 18's pipeline).
         self.schedule = OverlapSchedule(schedule, can_overlap=self._can_overlap())
@@ -167,13 +184,13 @@ class AsyncPipeline:
         """Run `fn(ctx)` once no step is in flight: after every step fed so far has completed,
         before the next one is fed (or as the run ends), in the feeding thread, with a ctx that
         holds the newest kept values. What it raises ends the run like a middleware error."""
-        with self._cv:
+        with self._lock:
             self._between.append(fn)
 
     def _call_between(self, ctx: Context) -> None:
         """The between-steps callbacks asked for so far, on `ctx` loaded with the newest kept values."""
         self._ledger.load(ctx)
-        with self._cv:
+        with self._lock:
             callbacks, self._between = self._between, []
         for fn in callbacks:
             fn(ctx)
@@ -181,7 +198,7 @@ class AsyncPipeline:
     def _run_between(self, s: int) -> None:
         """The between-steps callbacks, once steps before s completed; left for a later step
         while a stage waits for an event (it may come from step s) or when no step s follows."""
-        with self._cv:
+        with self._lock:
             self._wait_until(lambda: self._completed >= s or self._waiting > 0, s)
             if self._completed < s or self._stopping(s):
                 return
@@ -194,16 +211,16 @@ class AsyncPipeline:
         """Feed steps first, first + 1, ... until max_step, finish, an error, or a hand-off of
         the feeding to another thread (this one blocked in wait_for during an inline step)."""
         for s in range(first, self._max_step):
-            with self._cv:
+            with self._lock:
                 if self.schedule.wants_drain():  # its next choice needs the steps in flight measured
                     self._wait_until(lambda: self._completed >= s, s)
-            overlap = self.schedule.next_overlaps()
-            with self._cv:
-                # an inline step waits for every earlier step; if one of them waits for an event,
-                # that event may come from this step, so it is fed overlapped instead
-                forced = lambda: not overlap and self._waiting > 0 and self._can_overlap()  # noqa: E731
-                self._wait_until(lambda: self._completed >= s - (self._max_lag if overlap or forced() else 0), s)
-                overlap = overlap or forced()
+                overlap = self.schedule.next_overlaps()
+                if overlap or self._completed < s or self._waiting:  # else inline, nothing in flight: go
+                    # an inline step waits for every earlier step; if one of them waits for an event,
+                    # that event may come from this step, so it is fed overlapped instead
+                    forced = lambda: not overlap and self._waiting > 0 and self._can_overlap()  # noqa: E731
+                    self._wait_until(lambda: self._completed >= s - (self._max_lag if overlap or forced() else 0), s)
+                    overlap = overlap or forced()
                 if self._stopping(s):
                     return
             if self._between:  # asked for by a step that completed meanwhile
@@ -238,38 +255,66 @@ class AsyncPipeline:
         in an overlapped step, so a later middleware of the step can emit the event."""
         start = thread_clock() if self.schedule.wants_inline_timing() else None
         try:
-            if self._run_stages_alone(step):
+            entry = self._run_stages_alone(step)
+            if entry is None:
                 return self._error is None  # handed on: the last stage's thread completes the step
-            if start is not None and not step.fed_on:  # a step that blocked on another thread's event
-                self.schedule.inline_step_timed(busy_share(start, thread_clock()))  # says nothing of its cost
-            self._complete(step)
+            if step.fed_on:  # it blocked on another thread's event, and later steps were fed meanwhile
+                self._ledger.end(step.ctx, entry)
+                self._complete(step)
+                return self._error is None
+            if start is not None:
+                self.schedule.inline_step_timed(busy_share(start, thread_clock()))
+            try:  # still alone: its backward parts run inside the same load and fold
+                if step.stack and self._error is None:
+                    step.stack.unwind()
+            finally:
+                self._ledger.end(step.ctx, entry)
+            if self._error is not None:
+                step.stack.discard()
+            else:
+                self._publish(step)
         except BaseException as err:
             step.stack.discard()
             self._fail(err)
         return self._error is None
 
-    def _run_stages_alone(self, step: _Step) -> bool:
-        """The forward parts of `step`'s stages in this thread; True when one handed the step on.
-        Alone, the step loads and folds its kept fields once, not around each middleware call
-        (3% of a SAC step). A hand-off folds first: the step is no longer alone after it."""
+    def _run_stages_alone(self, step: _Step) -> Optional[list]:
+        """The forward parts of `step`'s stages in this thread. Returns the step's ledger entry,
+        still open, or None when a stage handed the step on (the entry is folded then: the step
+        is no longer alone). Alone, the step loads and folds its kept fields once, not around
+        each middleware call (3% of a SAC step), and sets the thread's task slots once."""
         entry = self._ledger.begin(step.ctx)
+        local, hook = self._local, _InlineWaitHook(self, step)
+        local.stack, local.before_wait = step.stack, hook
         try:
             for stage in self._stages:
+                hook.stage, local.lock = stage, stage.lock
                 try:
-                    self._run_stage(stage, step, alone=True)
+                    with stage.lock:
+                        if self._error is not None:  # failed while this step waited (a wait_for before)
+                            raise _RunFailed()
+                        step.stack.run_forward(stage.fn, step.ctx, stage.lock)
+                    if stage.fresh_weights:
+                        self._finished_forward(stage, step)
                 finally:
+                    if hook.waits:
+                        hook.waits.clear()
+                        self._end_wait()
                     if stage.index in step.handed_on:
                         self._ledger.end(step.ctx, entry)
                         entry = None
-                        with self._cv:
+                        with self._lock:
                             step.waiting -= 1
                             self._cv.notify_all()
                 if entry is None:
-                    return True
-            return False
-        finally:
+                    return None
+            return entry
+        except BaseException:
             if entry is not None:
                 self._ledger.end(step.ctx, entry)
+            raise
+        finally:
+            local.stack = local.lock = local.before_wait = None
 
     def _stage_loop(self, stage: _Stage) -> None:
         is_last = stage.index == len(self._stages) - 1
@@ -292,7 +337,7 @@ class AsyncPipeline:
                 self._fail(err)
             finally:
                 if stage.index in step.handed_on:
-                    with self._cv:
+                    with self._lock:
                         step.waiting -= 1
                         self._cv.notify_all()
         if not is_last:
@@ -304,7 +349,7 @@ class AsyncPipeline:
 
     def _drop(self, step: _Step) -> None:
         step.stack.discard()
-        with self._cv:
+        with self._lock:
             self._cv.notify_all()
 
     def _wait_fresh(self, stage: _Stage, s: int) -> bool:
@@ -312,38 +357,42 @@ class AsyncPipeline:
         later_fresh = [st.index for st in self._stages[stage.index + 1:] if st.fresh_weights]
         if not later_fresh or s == 0:
             return True
-        with self._cv:
+        with self._lock:
             while not all(self._done[j] >= s for j in later_fresh):
                 if self._error is not None:
                     return False
                 self._cv.wait(0.1)
         return self._error is None
 
-    def _run_stage(self, stage: _Stage, step: _Step, alone: bool = False) -> None:
-        self._forward(stage, step, alone)
-        if stage.fresh_weights:  # only these progress counts are waited on
-            with self._cv:
-                self._done[stage.index] = step.index + 1
-                self._cv.notify_all()
+    def _run_stage(self, stage: _Stage, step: _Step) -> None:
+        self._forward(stage, step)
+        if stage.fresh_weights:
+            self._finished_forward(stage, step)
 
-    def _forward(self, stage: _Stage, step: _Step, alone: bool = False) -> None:
+    def _finished_forward(self, stage: _Stage, step: _Step) -> None:
+        with self._lock:  # only a fresh_weights stage's progress is waited on
+            self._done[stage.index] = step.index + 1
+            self._cv.notify_all()
+
+    def _forward(self, stage: _Stage, step: _Step) -> None:
         self._local.stack, self._local.lock = step.stack, stage.lock
         waits = []
-        self._local.before_wait = lambda: self._hand_on(stage, step, waits, alone)
+        self._local.before_wait = lambda: self._hand_on(stage, step, waits, False)
         try:
             with stage.lock:
                 if self._error is not None:  # failed while this step waited for the stage
                     raise _RunFailed()
-                if alone:  # the caller loads and folds the kept fields around the whole step
-                    step.stack.run_forward(stage.fn, step.ctx, stage.lock)
-                else:
-                    self._ledger.run(step.ctx, step.stack.run_forward, stage.fn, step.ctx, stage.lock)
+                self._ledger.run(step.ctx, step.stack.run_forward, stage.fn, step.ctx, stage.lock)
         finally:
             self._local.stack = self._local.lock = self._local.before_wait = None
             if waits:
-                with self._cv:
-                    self._waiting -= 1
-                    self._cv.notify_all()
+                self._end_wait()
+
+    def _end_wait(self) -> None:
+        """A stage that waited in `task.wait_for` returned from its forward part."""
+        with self._lock:
+            self._waiting -= 1
+            self._cv.notify_all()
 
     def _hand_on(self, stage: _Stage, step: _Step, waits: list, alone: bool) -> Callable[[], bool]:
         """Called by `task.wait_for` in a stage: let the next stage start this step now, and
@@ -351,7 +400,7 @@ class AsyncPipeline:
         wait that the run failed (also before it began: the release came earlier)."""
         if not waits:
             waits.append(True)
-            with self._cv:
+            with self._lock:
                 self._waiting += 1
                 self._cv.notify_all()  # a feeding thread waiting to run a step inline feeds it overlapped
         if alone and not step.fed_on:  # this is the feeding thread
@@ -360,30 +409,36 @@ class AsyncPipeline:
             self._feeders.append(feeder)
             feeder.start()
         if stage.index < len(self._stages) - 1 and stage.index not in step.handed_on:
-            with self._cv:
+            with self._lock:
                 step.handed_on.add(stage.index)
                 step.waiting += 1
             self._stages[stage.index + 1].inbox.put(step)
         return lambda: self._error is not None
 
     def _complete(self, step: _Step) -> None:
-        with self._cv:  # a stage that handed this step on may still be in its forward part; and
-            # a step that blocked in wait_for in the feeding thread may finish after later ones
-            while (step.waiting or self._completed < step.index) and self._error is None:
-                self._cv.wait(0.1)
+        if step.waiting or self._completed < step.index:  # once ready they stay so: read without the lock
+            with self._lock:  # a stage that handed this step on may still be in its forward part; and
+                # a step that blocked in wait_for in the feeding thread may finish after later ones
+                while (step.waiting or self._completed < step.index) and self._error is None:
+                    self._cv.wait(0.1)
         if self._error is not None:
             step.stack.discard()
             return
-        step.stack.unwind(lambda finish, gen: self._ledger.run(step.ctx, finish, gen))
+        if step.stack:
+            step.stack.unwind(lambda finish, gen: self._ledger.run(step.ctx, finish, gen))
+        self._publish(step)
+
+    def _publish(self, step: _Step) -> None:
+        """`step` completed: the newest completed ctx, in step order."""
         self._on_complete(step.ctx)
-        with self._cv:
+        with self._lock:
             self._last_ctx = step.ctx
             self._completed = step.index + 1
             self.schedule.step_completed()
             self._cv.notify_all()
 
     def _fail(self, err: BaseException) -> None:
-        with self._cv:
+        with self._lock:
             first = self._error is None
             if first:
                 self._error = err

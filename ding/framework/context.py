@@ -94,7 +94,8 @@ class Context(metaclass=_ContextType):
         return self.__dict__.get('_strict', self.strict_default)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name not in field_names(type(self)):
+        # the cache read inline: a ctx's construction alone sets every field through here
+        if name not in (_FIELD_NAMES.get(type(self)) or field_names(type(self))):
             self._check_new_name(name)
         object.__setattr__(self, name, value)
 

@@ -48,9 +48,9 @@ class KeptLedger:
 
     @staticmethod
     def _write(ctx: Context, snapshot: Dict[str, Any]) -> None:
-        ctx.keep(*snapshot)
-        for name, value in snapshot.items():
-            object.__setattr__(ctx, name, value)
+        if not ctx._kept_set().issuperset(snapshot):  # a fresh step's ctx keeps them already
+            ctx.keep(*snapshot)
+        ctx.__dict__.update(snapshot)  # kept names are plain instance attributes (keep() refuses the rest)
 
     def store(self, ctx: Context, snapshot: Dict[str, Any]) -> None:
         """Fold the changes a middleware made to `ctx`'s kept fields back into the record."""
@@ -59,9 +59,9 @@ class KeptLedger:
 
     def _fold(self, ctx: Context, snapshot: Dict[str, Any]) -> Dict[str, Any]:
         """Fold `ctx`'s changes since `snapshot` into the record; returns `ctx`'s kept values now."""
-        current = {}
+        current, attrs = {}, ctx.__dict__
         for name in ctx.iter_kept_names():
-            new = getattr(ctx, name, _UNSET)
+            new = attrs.get(name, _UNSET)
             if new is _UNSET:
                 continue
             current[name] = new

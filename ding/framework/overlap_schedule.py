@@ -99,7 +99,7 @@ class OverlapSchedule:
         self.schedule = schedule if can_overlap else 'inline'
         self._probe, self._exploit, self._margin, self._clock = probe_steps, exploit_steps, margin, clock
         self._cpu_bound, self._defer, self._cpu_bound_margin = cpu_bound, defer_steps, cpu_bound_margin
-        self._cpu_shares: List[float] = []  # thread CPU / wall of the inline steps before the first overlap probe
+        self._cpu_shares: List[float] = []  # thread CPU / wall of the first inline probe's steps
         self._deferred = False
         self._segments: List[_Segment] = []  # fed, oldest first; completed ones are measured and dropped
         self._cost: Dict[bool, float] = {}  # overlap? -> median seconds between completions, latest segment
@@ -168,8 +168,11 @@ class OverlapSchedule:
 
     def wants_inline_timing(self) -> bool:
         """Whether the inline step about to run should be timed (`inline_step_timed`): only
-        those before the first overlap probe are."""
-        return self.schedule == 'auto' and self._planned == 1
+        those of the first inline probe are, not the deferred ones after it. Timing reads
+        /proc (thread_clock.py), and its syscalls made each timed SAC step dearer by far more
+        than the 19 us they take: 2.9 ms against 2.6 without the /proc read (medians over 6
+        runs of steps 10-60, 2026-11-28)."""
+        return self.schedule == 'auto' and self._planned == 1 and not self._deferred
 
     def inline_step_timed(self, cpu_share: Optional[float]) -> None:
         """How busy the feeding thread was during an inline step it ran: its CPU time over the

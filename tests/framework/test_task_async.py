@@ -270,3 +270,25 @@ def test_lock_excludes_stages_running_different_steps(fresh_task, lock):
 def test_max_lag_must_not_be_negative(fresh_task):
     with pytest.raises(ValueError, match='max_lag'):
         task.start(async_mode=True, max_lag=-1)
+
+
+@pytest.mark.parametrize('schedule', ['inline', 'overlap', 'auto'])
+def test_kept_changes_made_in_backward_parts_are_counted(fresh_task, schedule):
+    # an inline step runs its backward parts inside its one load and fold of the kept fields
+    seen = []
+
+    def counter(ctx):
+        ctx.train_iter += 1
+        yield
+        ctx.train_iter += 10
+        ctx.last_eval_value = float(ctx.total_step)
+
+    def reader(ctx):
+        seen.append(ctx.train_iter)
+
+    with task.start(async_mode=True, ctx=OnlineRLContext(), async_schedule=schedule):
+        task.use(reader).use(counter)
+        task.run(12)
+        assert (task.ctx.train_iter, task.ctx.last_eval_value) == (132, 11.0)
+    if schedule == 'inline':  # each step sees every earlier step's backward part, as in sync
+        assert seen == [11 * k for k in range(12)]

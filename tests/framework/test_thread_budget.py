@@ -85,3 +85,22 @@ def test_sync_run_leaves_threads_alone(threads):
         task.use(_record_threads(seen))
         task.run(2)
     assert seen == [2, 2]
+
+
+def _fresh_weights_learner(ctx):
+    return None
+
+
+_fresh_weights_learner.fresh_weights = True  # an on-policy learner: nothing may overtake it
+
+
+def test_a_pipeline_that_cannot_overlap_keeps_every_thread(threads):
+    # with an on-policy learner last every step runs alone, as in sync mode, so it gets sync's threads
+    torch.set_num_threads(2)
+    seen = []
+    with task.start(async_mode=True, ctx=OnlineRLContext(), max_lag=1):
+        task.use(_record_threads(seen))
+        task.use(_fresh_weights_learner)
+        task.run(3)
+    assert seen == [2, 2, 2]
+    assert task.async_schedule_summary['schedule'] == 'inline'
