@@ -26,9 +26,12 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from ding.framework.overlap_schedule import SCHEDULES
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, 'benchmarks', 'results', 'async_instructions.json')
 AB = os.path.join(ROOT, 'benchmarks', 'async_schedule_ab.py')
+SETTINGS = ['sync', *SCHEDULES]  # as in async_schedule_ab.py
 
 
 def count(setting: str, algo: str, env_steps: int, seed: int) -> dict:
@@ -43,8 +46,8 @@ def count(setting: str, algo: str, env_steps: int, seed: int) -> dict:
     if collected is None:
         raise RuntimeError(f'no instruction count in callgrind output:\n{proc.stderr[-2000:]}')
     run = json.loads(proc.stdout.strip().splitlines()[-1])
-    schedule = run['schedule'] or {}
-    steps = schedule.get('inline_steps', 0) + schedule.get('overlapped_steps', 0) if schedule else None
+    schedule = run['schedule']  # None for sync, which does not count its steps
+    steps = schedule['inline_steps'] + schedule['overlapped_steps'] if schedule else None
     return dict(instructions=int(collected.group(1)), steps=steps, seconds_under_valgrind=run['seconds'])
 
 
@@ -56,7 +59,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--algo', default='sac', choices=['sac', 'dqn', 'ppo'])
     p.add_argument('--env-steps', type=int, nargs=2, default=[1100, 1300], metavar=('A', 'B'))
-    p.add_argument('--settings', nargs='+', default=['sync', 'inline'], choices=['sync', 'inline', 'auto', 'overlap'])
+    p.add_argument('--settings', nargs='+', default=['sync', 'inline'], choices=SETTINGS)
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--jobs', type=int, default=2, help='runs at once (one per core)')
     p.add_argument('--out', default=RESULTS)

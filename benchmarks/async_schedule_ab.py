@@ -27,10 +27,13 @@ import time
 
 import torch
 
+from ding.framework.overlap_schedule import SCHEDULES
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, 'benchmarks', 'compare', 'runners'))
 RESULTS = os.path.join(ROOT, 'benchmarks', 'results', 'async_schedule_ab.json')
+SETTINGS = ['sync', *SCHEDULES]  # sync, or async_mode with one of its schedules
 ENV_IDS = {'sac': 'Pendulum-v1', 'dqn': 'CartPole-v1', 'ppo': 'CartPole-v1'}  # the comparison's envs
 
 
@@ -92,7 +95,7 @@ def main() -> None:
     p.add_argument('--rounds', type=int, default=10)
     p.add_argument('--schedules', nargs='+', default=['inline', 'auto'], choices=['inline', 'auto', 'overlap'])
     p.add_argument('--out', default=RESULTS)
-    p.add_argument('--one', choices=['sync', 'inline', 'auto', 'overlap'],
+    p.add_argument('--one', choices=SETTINGS,
                    help='run this setting once with --seed and print its result as JSON (e.g. under valgrind)')
     p.add_argument('--seed', type=int, default=0)
     args = p.parse_args()

@@ -264,15 +264,7 @@ class AsyncPipeline:
                 return self._error is None
             if start is not None:
                 self.schedule.inline_step_timed(busy_share(start, thread_clock()))
-            try:  # still alone: its backward parts run inside the same load and fold
-                if step.stack and self._error is None:
-                    step.stack.unwind()
-            finally:
-                self._ledger.end(step.ctx, entry)
-            if self._error is not None:
-                step.stack.discard()
-            else:
-                self._publish(step)
+            self._complete(step, alone=entry)
         except BaseException as err:
             step.stack.discard()
             self._fail(err)
@@ -415,18 +407,25 @@ class AsyncPipeline:
             self._stages[stage.index + 1].inbox.put(step)
         return lambda: self._error is not None
 
-    def _complete(self, step: _Step) -> None:
+    def _complete(self, step: _Step, alone: Optional[list] = None) -> None:
+        """Run `step`'s backward parts and publish it. `alone`: the open ledger entry of an inline
+        step that ran alone throughout; its backward parts run inside that one load and fold."""
         if step.waiting or self._completed < step.index:  # once ready they stay so: read without the lock
             with self._lock:  # a stage that handed this step on may still be in its forward part; and
                 # a step that blocked in wait_for in the feeding thread may finish after later ones
                 while (step.waiting or self._completed < step.index) and self._error is None:
                     self._cv.wait(0.1)
+        try:
+            if step.stack and self._error is None:
+                folded = lambda finish, gen: self._ledger.run(step.ctx, finish, gen)  # noqa: E731
+                step.stack.unwind(None if alone is not None else folded)
+        finally:
+            if alone is not None:
+                self._ledger.end(step.ctx, alone)
         if self._error is not None:
             step.stack.discard()
-            return
-        if step.stack:
-            step.stack.unwind(lambda finish, gen: self._ledger.run(step.ctx, finish, gen))
-        self._publish(step)
+        else:
+            self._publish(step)
 
     def _publish(self, step: _Step) -> None:
         """`step` completed: the newest completed ctx, in step order."""
