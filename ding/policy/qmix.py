@@ -9,7 +9,8 @@ the recurrent variant instead (`variant_for`, ding/policy/qmix_recurrent.py).
 
 Config keys as DI-engine's: `learn.target_update_theta` (soft target update after every
 update), `learn.discount_factor`, `learn.double_q` (bootstrap actions chosen by the online
-network), `learn.clip_value` (gradient norm clip).
+network), `learn.clip_value` (gradient norm clip). The optimiser is DI-engine's too: RMSprop
+(alpha 0.99, eps 1e-5, weight decay 1e-5), so that a learning rate tuned there means the same here.
 """
 from typing import Any, Dict, Optional
 
@@ -104,6 +105,10 @@ class QMIXPolicy(DQNPolicy):
         priority = td.td_error_abs if td.td_error_abs.dim() == 1 else td.td_error_abs.mean(-1)
         stats = {'q_value': total_q.mean().detach(), 'target_q_value': td.target.mean().detach()}
         return TDLoss(td.loss, priority, stats)
+
+    def _make_optimizer(self, capturable: bool = False) -> torch.optim.Optimizer:
+        return torch.optim.RMSprop(self._model.parameters(), lr=self._cfg.learn.learning_rate, alpha=0.99, eps=1e-5,
+                                   weight_decay=1e-5)
 
     def _update_target(self) -> None:
         soft_update(self._target_model.parameters(), self._model.parameters(), self._cfg.learn.target_update_theta)

@@ -167,7 +167,7 @@ RECALL = EasyDict(dict(
     policy=dict(
         cuda=False,
         model=dict(agent_num=2, obs_shape=5, global_obs_shape=4, action_shape=3, hidden_size_list=[32]),
-        learn=dict(update_per_collect=4, batch_size=32, learning_rate=0.005, target_update_theta=0.05,
+        learn=dict(update_per_collect=4, batch_size=32, learning_rate=0.001, target_update_theta=0.05,
                    discount_factor=0.9),
         collect=dict(n_sample=8, unroll_len=4, env_num=4),
         other=dict(eps=dict(type='exp', start=1.0, end=0.05, decay=1500), replay_buffer=dict(
@@ -178,7 +178,7 @@ RECALL_CREATE = EasyDict(dict(env=dict(type='recall', import_names=[]), env_mana
                               policy=dict(type='qmix')))
 
 
-def learn_recall(unroll_len, max_step):
+def learn_recall(unroll_len, max_step, seed=0):
     """QMIX through the off-policy pipeline on RecallEnv: greedy return before and after."""
     from ding.data import DequeBuffer
     from ding.envs import BaseEnvManagerV2
@@ -191,9 +191,9 @@ def learn_recall(unroll_len, max_step):
     user = EasyDict(RECALL.copy())
     user.policy.collect.unroll_len = unroll_len
     user.policy.collect.n_sample = 32 // unroll_len  # 32 env steps per collect either way
-    cfg = compile_config(user, create_cfg=RECALL_CREATE, seed=0, save_cfg=False)
+    cfg = compile_config(user, create_cfg=RECALL_CREATE, seed=seed, save_cfg=False)
     make = functools.partial(recall_env, None, length=4)
-    set_pkg_seed(0, use_cuda=False)
+    set_pkg_seed(seed, use_cuda=False)
     policy = QMIXPolicy(cfg.policy)
     with task.start(async_mode=False, ctx=OnlineRLContext()):
         collector = BaseEnvManagerV2([make] * 4, cfg.env.manager)

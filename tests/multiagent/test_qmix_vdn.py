@@ -1,4 +1,5 @@
 """QMix / VDN models, the mixing TD loss, and QMIX beating VDN on the QMIX paper's two-step game."""
+import copy
 
 import numpy as np
 import pytest
@@ -47,6 +48,25 @@ def test_mixing_td_loss_and_masked_exploration():
     logit = torch.zeros(500, 2, 3).masked_fill(mask == 0, -1e8)
     action = masked_epsilon_greedy(logit, mask, eps=1.0)
     assert (action[:, 0] == 0).all() and set(action[:, 1].tolist()) == {1, 2}
+
+
+@pytest.mark.parametrize('unroll_len', [1, 4])
+def test_qmix_and_vdn_learn_with_di_engine_s_rmsprop(unroll_len):
+    """A learning rate tuned on DI-engine's QMIX (RMSprop, alpha 0.99, eps 1e-5, weight decay 1e-5)
+    means the same here, for the feed-forward and the recurrent variant."""
+    from ding.config import compile_config
+    from ding.policy import QMIXPolicy
+    from dizoo.matrix_game.config import two_step_game_qmix_config as module
+    for policy_type in ('qmix', 'vdn'):
+        user, create = copy.deepcopy(module.main_config), copy.deepcopy(module.create_config)
+        user.policy.collect.unroll_len = unroll_len
+        create.policy.type = policy_type
+        cfg = compile_config(user, create_cfg=create, seed=0, save_cfg=False)
+        optimizer = QMIXPolicy(cfg.policy, enable_field=['learn'])._optimizer
+        group = optimizer.param_groups[0]
+        assert type(optimizer) is torch.optim.RMSprop
+        assert (group['lr'], group['alpha'], group['eps'], group['weight_decay'], group['momentum']) == (
+            0.005, 0.99, 1e-5, 1e-5, 0)
 
 
 def test_two_step_game():
