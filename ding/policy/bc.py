@@ -9,6 +9,7 @@ from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
 from ding.rl_utils.offline import bc_continuous_loss, bc_discrete_loss
+from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 
 
@@ -118,7 +119,7 @@ class BehaviourCloningPolicy(Policy):
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
         self._model.load_state_dict(state['model'])
         if hasattr(self, '_optimizer') and 'optimizer' in state:
-            self._optimizer.load_state_dict(state['optimizer'])
+            load_optimizer_state(self._optimizer, state['optimizer'])
             self._learn_step = state.get('learn_step', 0)
 
     def _act(self, model: nn.Module, obs: torch.Tensor) -> torch.Tensor:

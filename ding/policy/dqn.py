@@ -26,6 +26,7 @@ from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.td import q_nstep_td_error
+from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 
 
@@ -193,7 +194,7 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         if hasattr(self, '_target_model'):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
             if 'optimizer' in state:
-                self._optimizer.load_state_dict(state['optimizer'])
+                load_optimizer_state(self._optimizer, state['optimizer'])
                 self._capture_again()
             self._learn_step = state.get('learn_step', 0)
 

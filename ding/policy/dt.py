@@ -23,6 +23,7 @@ from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
 from ding.policy.onpolicy_base import require_columns
 from ding.rl_utils.dt import dt_action_loss
+from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 
 SEQUENCE_COLUMNS = ('timesteps', 'obs', 'action', 'returns_to_go', 'mask')
@@ -95,7 +96,7 @@ class DTPolicy(Policy):
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
         self._model.load_state_dict(state['model'])
         if hasattr(self, '_optimizer') and 'optimizer' in state:
-            self._optimizer.load_state_dict(state['optimizer'])
+            load_optimizer_state(self._optimizer, state['optimizer'])
             self._scheduler.load_state_dict(state['scheduler'])
 
     # --- eval: per-env contexts conditioned on the return still wanted ------------------------

@@ -33,6 +33,7 @@ from ding.policy.base_policy import Policy
 from ding.policy.onpolicy_base import action_distribution, greedy_action, require_columns, sample_action
 from ding.rl_utils.vtrace import vtrace, vtrace_actor_critic_loss
 from ding.torch_utils.optimizer_helper import Adam, RMSprop
+from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 
 
@@ -165,7 +166,7 @@ class IMPALAPolicy(Policy):
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
         self._model.load_state_dict(state['model'])
         if 'optimizer' in state and hasattr(self, '_optimizer'):
-            self._optimizer.load_state_dict(state['optimizer'])
+            load_optimizer_state(self._optimizer, state['optimizer'])
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['policy_loss', 'value_loss', 'entropy_loss', 'rho_mean']

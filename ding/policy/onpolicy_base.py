@@ -14,6 +14,7 @@ from torch.distributions import Categorical, Independent, Normal
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
+from ding.torch_utils.optimizer_state import load_optimizer_state
 
 
 def action_distribution(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> torch.distributions.Distribution:
@@ -110,7 +111,7 @@ class OnPolicyBase(Policy):
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
         self._model.load_state_dict(state['model'])
         if 'optimizer' in state and hasattr(self, '_optimizer'):
-            self._optimizer.load_state_dict(state['optimizer'])
+            load_optimizer_state(self._optimizer, state['optimizer'])
         if 'lr_schedule' in state and getattr(self, '_lr_schedule', None) is not None:
             self._lr_schedule.load_state_dict(state['lr_schedule'])
 

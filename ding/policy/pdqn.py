@@ -27,6 +27,7 @@ from ding.policy.dqn import make_adam
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.pdqn import pdqn_error
 from ding.rl_utils.qac_targets import soft_update
+from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 
 
@@ -156,8 +157,8 @@ class PDQNPolicy(Policy):
         if hasattr(self, '_target_model'):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
             if 'dis_optimizer' in state:
-                self._dis_optimizer.load_state_dict(state['dis_optimizer'])
-                self._cont_optimizer.load_state_dict(state['cont_optimizer'])
+                load_optimizer_state(self._dis_optimizer, state['dis_optimizer'], 'dis_optimizer')
+                load_optimizer_state(self._cont_optimizer, state['cont_optimizer'], 'cont_optimizer')
             self._train_cnt = state.get('train_cnt', 0)
 
     def _monitor_vars_learn(self) -> List[str]:

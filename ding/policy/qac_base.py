@@ -16,6 +16,7 @@ from ding.data.batch import Batch
 from ding.policy.base_policy import Policy
 from ding.policy.graphed_learn import GraphedLearnMixin
 from ding.rl_utils.qac_targets import soft_update
+from ding.torch_utils.optimizer_state import load_optimizer_state
 
 
 class QACPolicyBase(GraphedLearnMixin, Policy):
@@ -97,5 +98,5 @@ class QACPolicyBase(GraphedLearnMixin, Policy):
         if hasattr(self, '_target_model'):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
         if hasattr(self, '_optimizer') and 'optimizer' in state:
-            self._optimizer.load_state_dict(state['optimizer'])
+            load_optimizer_state(self._optimizer, state['optimizer'])
         self._capture_again()
