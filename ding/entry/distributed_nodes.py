@@ -18,8 +18,10 @@ def build_role_parts(cfg: Any, role: str) -> RunParts:
     return RunParts(policy, buffer_, collector_env, evaluator_env)
 
 
-def run_node(cfg: Any, options: Any, role: str, rank: int = 0, learner: Optional[int] = None) -> Dict[str, Any]:
-    """Run this node's pipeline until the run ends; returns its final counters."""
+def run_node(cfg: Any, options: Any, role: str, rank: int = 0, learner: Optional[int] = None, resume: Any = None,
+             collectors: int = 1) -> Dict[str, Any]:
+    """Run this node's pipeline until the run ends (from `resume`, a ResumePoint, when given);
+    returns its final counters."""
     from ding.framework import ding_init, task
     from ding.framework.context import OnlineRLContext
     from ding.framework.middleware import ContextExchanger, ModelExchanger
@@ -32,11 +34,13 @@ def run_node(cfg: Any, options: Any, role: str, rank: int = 0, learner: Optional
             if role == 'learner' and rank == 0:
                 from ding.framework.middleware import RunStateSaver
                 task.use(RunStateSaver(RunDir(cfg.exp_name).root, parts.policy, parts.buffer, None,
-                                       every_env_step=options.checkpoint_freq))
+                                       every_env_step=options.checkpoint_freq, resume=resume is not None))
+            elif resume is not None:
+                task.use(resumed_node(resume, role, parts.policy, collectors))
             task.use(ContextExchanger(skip_n_iter=1, learner=learner))
             task.use(ModelExchanger(parts.policy._model))
             {'learner': _use_learner, 'evaluator': _use_evaluator, 'collector': _use_collector}[role](
-                task, cfg, parts, options, rank)
+                task, cfg, parts, options, rank, resume)
             task.run()
             ctx = task.ctx
             return {'role': role, 'env_step': int(ctx.env_step), 'train_iter': int(ctx.train_iter),
@@ -44,6 +48,35 @@ def run_node(cfg: Any, options: Any, role: str, rank: int = 0, learner: Optional
                     'params_digest': params_digest(parts.policy._model), 'cpus': _cpus()}
     finally:
         parts.close()
+
+
+def resumed_node(resume: Any, role: str, policy: Any, collectors: int) -> Any:
+    """First middleware of a resumed run's node other than learner rank 0 (whose RunStateSaver
+    restores the whole run state): at its first step, what the node goes on from.
+    - another data-parallel learner: rank 0's learner state and counters (its own replay buffer is
+      not in the checkpoint: its collectors refill it);
+    - the evaluator: the counters (it adds the collectors' new steps to them);
+    - a collector: the weights, and its share of the env steps and episodes, which its exploration
+      schedule and random warm-up read (each collector counts its own).
+    """
+    from ding.framework.middleware.run_state import load_ctx_state
+    pending = [True]
+
+    def _resume(ctx: Any) -> None:
+        if not pending[0]:
+            return
+        pending[0] = False
+        if role == 'learner':
+            policy.learn_mode.load_state_dict(resume.policy)
+            load_ctx_state(ctx, resume.ctx, next_step=True)
+        elif role == 'evaluator':
+            load_ctx_state(ctx, resume.ctx, next_step=True)
+        else:
+            policy.collect_mode.load_state_dict(resume.policy)
+            ctx.env_step = int(resume.ctx['env_step']) // collectors
+            ctx.env_episode = int(resume.ctx['env_episode']) // collectors
+
+    return _resume
 
 
 def params_digest(model: Any) -> str:
@@ -61,7 +94,7 @@ def _cpus() -> Optional[list]:
     return sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else None
 
 
-def _use_collector(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) -> None:
+def _use_collector(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, resume: Any = None) -> None:
     from ding.framework import middleware as mw
     policy = parts.policy
     if pipeline_kind(cfg) == 'offpolicy':
@@ -75,7 +108,7 @@ def _use_collector(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int
         task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env))
 
 
-def _use_learner(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) -> None:
+def _use_learner(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, resume: Any = None) -> None:
     from ding.entry import learner_hooks
     from ding.framework import middleware as mw
     policy = parts.policy
@@ -93,13 +126,16 @@ def _use_learner(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) 
     task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
 
 
-def _use_evaluator(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int) -> None:
+def _use_evaluator(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, resume: Any = None) -> None:
     from ding.framework import middleware as mw
     root = RunDir(cfg.exp_name).root
     # the live line is the driver's terminal's only through Ray's log forwarding: files only
     task.use(mw.progress_reporter(root, max_env_step=options.max_env_step, show=False))
     task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
-    task.use(mw.CkptSaver(parts.policy, root, train_freq=None, save_finish=False))  # best evals only
+    best_evals = mw.CkptSaver(parts.policy, root, train_freq=None, save_finish=False)  # best evals only
+    if resume is not None:  # eval.pth.tar is replaced only by a better evaluation than the run's best so far
+        best_evals.load_state_dict({'best_eval': resume.best_eval, 'last_save_iter': 0})
+    task.use(best_evals)
     task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
     task.use(mw.final_ctx_saver(root))
 

@@ -12,9 +12,11 @@ every learner trains on its own stream; every learner counts every collector's s
   collector  ContextExchanger ModelExchanger [eps_greedy] StepCollector [nstep]
 
 (bracketed: only where the pipeline kind needs it; RunStateSaver and the iteration CkptSaver on
-learner rank 0 only). The run directory is the same as for a one-process run; `ding resume`
-carries a distributed run on in one process from the learner's run state (the collector envs
-start fresh episodes).
+learner rank 0 only). The run directory is the same as for a one-process run. `ding resume`
+launches a distributed run again on Ray (`ResumePoint`): learner rank 0 restores its whole run
+state, the other learners its learner state and counters, the evaluator the counters and the
+best evaluation so far, each collector the weights and its share of the env steps; the
+collector envs start fresh episodes.
 
 Settings come from the `distributed:` section of the config (`--config` JSON or the YAML) and
 flags override them:
@@ -37,6 +39,16 @@ SECTION = 'distributed'
 PLAN_KEYS = ('collectors', 'learners', 'address', 'pin_cpus', 'collector', 'learner', 'evaluator')
 ROLES = ('learner', 'evaluator', 'collector')
 SUPPORTED_KINDS = ('offpolicy', 'onpolicy')
+
+
+@dataclass
+class ResumePoint:
+    """What the nodes of a resumed distributed run start from (read once by the driver from the run
+    state learner rank 0 restores): its kept ctx counters, the learner state, the best evaluation so
+    far (the evaluator replaces `eval.pth.tar` only with a better one)."""
+    ctx: Dict[str, Any]
+    policy: Dict[str, Any]
+    best_eval: float
 
 
 @dataclass
@@ -117,9 +129,9 @@ def plan_from(section: Optional[Mapping[str, Any]], args: Any) -> DistributedPla
 
 
 def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int, options: Any,
-                    plan: DistributedPlan) -> Dict[int, Dict[str, Any]]:
-    """Run the pipeline on the plan's nodes; returns {node id: its final counters} (a node
-    that died while the run was ending: None)."""
+                    plan: DistributedPlan, resume: Optional[ResumePoint] = None) -> Dict[int, Dict[str, Any]]:
+    """Run the pipeline on the plan's nodes (from `resume` when given); returns {node id: its final
+    counters} (a node that died while the run was ending: None)."""
     from ding.entry.pipeline import pipeline_kind
     from ding.framework.distributed.launcher import launch
     kind = pipeline_kind(cfg)
@@ -132,7 +144,8 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
         raise UsageError('--learners > 1 needs an off-policy pipeline (a fixed number of updates per step); '
                          'an on-policy run takes one learner and any number of collectors')
     from ding.framework.distributed.placement import PlacementError
-    plain = dict(main_cfg=_plain(main_cfg), create_cfg=_plain(create_cfg), seed=seed, options=options, plan=plan)
+    plain = dict(main_cfg=_plain(main_cfg), create_cfg=_plain(create_cfg), seed=seed, options=options, plan=plan,
+                 resume=resume)
     try:
         results = launch('ding.entry.distributed_train.node_main', n_parallel_workers=plan.n_workers,
                          topology='mesh', node_ids=list(range(plan.n_workers)), address=plan.address,
@@ -142,13 +155,24 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
     return results
 
 
+def final_counters(results: Dict[int, Optional[Dict[str, Any]]], plan: DistributedPlan) -> EasyDict:
+    """The run's totals, as a one-process run's final ctx has them. Learners and the evaluator each
+    count the collectors' steps as news reaches them, so each may lag the others at the end: the
+    highest count of each is the run's; the last evaluation is the evaluator's."""
+    counted = [results.get(i) or {} for i in range(plan.learners + 1)]
+    evaluator = counted[plan.learners]
+    return EasyDict(**{key: max(int(r.get(key, 0)) for r in counted) for key in ('env_step', 'train_iter',
+                                                                                  'env_episode')},
+                    last_eval_value=evaluator.get('last_eval_value'))
+
+
 def _plain(cfg: Mapping) -> Dict[str, Any]:
     from ding.config.io import to_plain
     return to_plain(cfg)
 
 
 def node_main(main_cfg: Dict[str, Any], create_cfg: Dict[str, Any], seed: int, options: Any,
-              plan: DistributedPlan) -> Dict[str, Any]:
+              plan: DistributedPlan, resume: Optional[ResumePoint] = None) -> Dict[str, Any]:
     """What every node runs: its role follows from its node id (see the module doc)."""
     from ding.config import compile_config
     from ding.entry.distributed_nodes import run_node
@@ -166,4 +190,5 @@ def node_main(main_cfg: Dict[str, Any], create_cfg: Dict[str, Any], seed: int, o
         ddp = task.router.ddp_context(learner_ids)
     with ddp:
         route = plan.learner_for(index) if role == 'collector' else None
-        return run_node(cfg, options, role, rank=index if role == 'learner' else 0, learner=route)
+        return run_node(cfg, options, role, rank=index if role == 'learner' else 0, learner=route, resume=resume,
+                        collectors=plan.collectors)

@@ -130,12 +130,10 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
     print(f'run directory: {os.path.abspath(cfg.exp_name)}', flush=True)
     if plan is not None:
         parts.close()  # checked here; the nodes build their own
-        from ding.entry.distributed_train import launch_training
+        from ding.entry.distributed_train import final_counters, launch_training
         with removed_on_failure(cfg.exp_name, only=UsageError):  # the cluster cannot hold the plan
             results = launch_training(cfg, main, create, seed, options, plan)
-        final = results.get(plan.learners) or {}  # the evaluator's counters: the run's totals
-        return cfg, EasyDict(env_step=final.get('env_step', 0), train_iter=final.get('train_iter', 0),
-                             env_episode=final.get('env_episode', 0), last_eval_value=final.get('last_eval_value'))
+        return cfg, final_counters(results, plan)
     try:
         ctx = run_training(cfg, parts, options)
     finally:

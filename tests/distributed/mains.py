@@ -112,8 +112,10 @@ def dqn_main(learner_steps: int = 25, max_inflight: int = 2, die_node: int = -1,
                              if getattr(fn, '__name__', '') == '_void')
         if learner:  # enough steps, and data from every collector (they may start seconds apart)
             n_collectors = len(task.router.peer_ids)
+            # a third batch from each: a late collector's first ones may be sent before any weights reached it
             task.use(lambda ctx: setattr(task, 'finish', ctx.total_step + 1 >= learner_steps
                                          and len(exchanger._consumed) == n_collectors
+                                         and all(seq >= 3 for _, seq in exchanger._consumed.values())
                                          and (die_node < 0 or _rejoined(out['incarnations'].get(die_node, {})))
                                          and (not restarts_needed or all(
                                              _rejoined(v) for v in out['incarnations'].values()))))

@@ -1,7 +1,7 @@
 """`ding train --collectors N --learners M [--address]`: the tuned pipeline on Ray nodes.
 One learner and collectors from the command line; two data-parallel learners whose
 parameters stay identical; a learner that dies ends the run with an error that names
-`ding resume`, which then finishes it; joining a cluster started by `ray start`."""
+`ding resume`, which then finishes it on Ray; joining a cluster started by `ray start`."""
 import os
 import re
 import socket
@@ -67,7 +67,40 @@ def test_two_data_parallel_learners_end_with_identical_parameters(tmp_path, monk
 
 
 @pytest.mark.slow
-def test_a_dead_learner_ends_the_run_with_an_error_and_ding_resume_finishes_it(tmp_path):
+def test_two_data_parallel_learners_resume_from_rank_0s_run_state_and_stay_identical(tmp_path, monkeypatch,
+                                                                                       ray_session):
+    from ding.config import compile_config
+    from ding.entry.distributed_train import ResumePoint, launch_training, plan_from
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.train import resolve_config
+    from ding.framework.middleware.run_state import read_run_state
+    monkeypatch.chdir(tmp_path)
+    main, create, _ = resolve_config('dqn', 'CartPole-v0', None)
+    main.exp_name = 'ddp'
+    main.env.stop_value = 10_000  # to the bound
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=0)
+    plan = plan_from({'collectors': 2, 'learners': 2}, object())
+    first = launch_training(cfg, main, create, 0, RunOptions(max_env_step=1000, checkpoint_freq=500, progress=False),
+                            plan)
+    state = read_run_state(str(tmp_path / 'ddp' / 'ckpt' / 'run_state.pt'))[0]
+    assert state['ctx']['train_iter'] == first[0]['train_iter'] > 0
+    point = ResumePoint(ctx=state['ctx'], policy=state['policy'], best_eval=-float('inf'))
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=0, renew_dir=False)
+    results = launch_training(cfg, main, create, 0, RunOptions(max_env_step=2500, checkpoint_freq=500, progress=False),
+                              plan, resume=point)
+    learners = [results[0], results[1]]
+    assert learners[0]['params_digest'] == learners[1]['params_digest']  # rank 1 took rank 0's learner state
+    assert learners[0]['train_iter'] == learners[1]['train_iter'] > state['ctx']['train_iter']
+    counts = [(r['role'], r['env_step'], r['train_iter']) for r in results.values()]
+    assert results[2]['role'] == 'evaluator' and results[2]['env_step'] >= 2500, counts  # the run's total
+    assert all(r['env_step'] >= 2000 for r in learners), counts
+    # each collector went on from its share (500) and sent only its new steps: counted once
+    new_steps = sum(results[i]['env_step'] for i in (3, 4)) - state['ctx']['env_step']
+    assert new_steps - 200 <= results[2]['env_step'] - state['ctx']['env_step'] <= new_steps + 2, counts
+
+
+@pytest.mark.slow
+def test_a_dead_learner_ends_the_run_with_an_error_and_ding_resume_finishes_it_on_ray(tmp_path):
     since = time.time()
     proc = subprocess.Popen([DING, *TRAIN[:-1], '4000', '--collectors', '1', '--checkpoint-freq', '200', '--exp-name',
                              'run', '--config', '{"env": {"stop_value": 1000}}'], cwd=tmp_path,
@@ -86,9 +119,22 @@ def test_a_dead_learner_ends_the_run_with_an_error_and_ding_resume_finishes_it(t
     assert 'killed' in killed, killed[-2000:]
     assert proc.returncode == 1, err[-3000:]
     assert 'ding: error: node 0 failed' in err and 'ding resume' in err, err[-3000:]
+    from ding.framework.middleware.run_state import read_run_state
+    checkpoint = read_run_state(str(tmp_path / 'run' / 'ckpt' / 'run_state.pt'))[0]['ctx']
+    since = time.time()
     resumed = _ding(tmp_path, 'resume', str(tmp_path / 'run'), '--no-progress', timeout=300)
+    assert_no_ray_left(since)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
-    assert 'resuming' in resumed.stdout and 'finished: env_step=4000' in resumed.stdout, resumed.stdout
+    # on Ray again, from the checkpoint's counters, to the bound (the collectors' last batches may pass it)
+    assert (f'from env_step={checkpoint["env_step"]} train_iter={checkpoint["train_iter"]} on Ray: 1 collector(s), '
+            f'1 learner(s)') in resumed.stdout, resumed.stdout
+    found = re.search(r'^finished: env_step=(\d+) train_iter=(\d+) ', resumed.stdout, re.M)
+    assert found and 4000 <= int(found.group(1)) <= 4200 and int(found.group(2)) > checkpoint["train_iter"], found
+    # the files read as one run: the rows up to the checkpoint kept, none after it twice
+    steps = [int(row.split(',')[0]) for row in (tmp_path / 'run' / 'progress.csv').read_text().splitlines()[1:]]
+    # (the evaluator writes them; its count of the collectors' steps may lag the learner's at the end)
+    assert steps == sorted(steps) and len(set(steps)) == len(steps) and steps[-1] >= 3500, steps
+    assert 'final.pth.tar' in os.listdir(tmp_path / 'run' / 'ckpt')
 
 
 

@@ -97,7 +97,7 @@ class ContextExchanger:
         self._acked = 0
         self._consumed: Dict[int, tuple] = {}  # learner: node -> (incarnation, last seq merged)
         self._incarnation = uuid.uuid4().hex[:12]  # a restarted collector counts its seq afresh
-        self._last = {'env_step': 0, 'env_episode': 0}
+        self._last: Optional[Dict[str, int]] = None  # collector: counters sent so far (from its first step's)
         self.lost_batches = 0
         for role in Role:  # peers of the same role (two collectors in a mesh) are heard and ignored at once,
             # so their object-store references are released instead of held for a handler
@@ -114,6 +114,8 @@ class ContextExchanger:
         return Role.COLLECTOR in self._roles
 
     def __call__(self, ctx: Any) -> Any:
+        if self._last is None and self.is_collector:  # a resumed run's collector starts from its share
+            self._last = {'env_step': int(ctx.env_step), 'env_episode': int(ctx.env_episode)}
         self._merge(ctx)
         yield
         self._send(ctx)
