@@ -2,6 +2,7 @@
 One learner and collectors from the command line; two data-parallel learners whose
 parameters stay identical; a learner that dies ends the run with an error that names
 `ding resume`, which then finishes it on Ray; joining a cluster started by `ray start`."""
+import json
 import os
 import re
 import socket
@@ -136,6 +137,31 @@ def test_a_dead_learner_ends_the_run_with_an_error_and_ding_resume_finishes_it_o
     assert steps == sorted(steps) and len(set(steps)) == len(steps) and steps[-1] >= 3500, steps
     assert 'final.pth.tar' in os.listdir(tmp_path / 'run' / 'ckpt')
 
+
+
+@pytest.mark.slow
+def test_a_one_process_run_resumed_with_collectors_goes_on_on_ray(tmp_path):
+    from ding.framework.middleware.run_state import read_run_state
+    proc = subprocess.Popen([DING, *TRAIN[:-1], '3000', '--checkpoint-freq', '500', '--exp-name', 'run', '--config',
+                             '{"env": {"stop_value": 1000}}'], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    state = tmp_path / 'run' / 'ckpt' / 'run_state.pt'
+    deadline = time.time() + 120
+    while not state.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.1)
+    proc.kill()
+    proc.wait()
+    checkpoint = read_run_state(str(state))[0]
+    assert not checkpoint['finished']
+    since = time.time()
+    resumed = _ding(tmp_path, 'resume', 'run', '--no-progress', '--collectors', '2', timeout=300)
+    assert_no_ray_left(since)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert (f'from env_step={checkpoint["ctx"]["env_step"]} train_iter={checkpoint["ctx"]["train_iter"]} on Ray: '
+            f'2 collector(s), 1 learner(s)') in resumed.stdout, resumed.stdout
+    found = re.search(r'^finished: env_step=(\d+) ', resumed.stdout, re.M)
+    assert found and int(found.group(1)) >= 3000, resumed.stdout
+    assert json.loads((tmp_path / 'run' / 'run.json').read_text())['distributed']['collectors'] == 2  # from now on
 
 
 @pytest.mark.slow
