@@ -61,9 +61,8 @@ def test_ddp_ranks_identical_and_match_one_learner_on_concatenated_batches(tmp_p
     _check_against_one_learner(tmp_path)
 
 
-def test_a_finish_on_one_rank_ends_every_rank_on_the_same_step(tmp_path):
-    # Without agreement rank 0 leaves after step 3 and rank 1 waits in step 4's all-reduce until
-    # the group's timeout: the CI failure of distributed learners that heard the finish apart.
+def _two_gloo_ranks(worker: str, out_dir) -> None:
+    """Run `tests.distributed.<worker>` as ranks 0 and 1 of a gloo group (20 s collective timeout)."""
     import socket
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     with socket.socket() as s:
@@ -71,10 +70,24 @@ def test_a_finish_on_one_rank_ends_every_rank_on_the_same_step(tmp_path):
         port = s.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get('PYTHONPATH', ''), OMP_NUM_THREADS='1',
                MASTER_ADDR='127.0.0.1', MASTER_PORT=str(port), WORLD_SIZE='2', DDP_TIMEOUT_S='20')
-    procs = [subprocess.Popen([sys.executable, '-m', 'tests.distributed.ddp_finish_worker', str(tmp_path)], cwd=root,
+    procs = [subprocess.Popen([sys.executable, '-m', f'tests.distributed.{worker}', str(out_dir)], cwd=root,
                               env=dict(env, RANK=str(r)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
              for r in (0, 1)]
     outs = [p.communicate(timeout=120)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
+
+
+def test_a_finish_on_one_rank_ends_every_rank_on_the_same_step(tmp_path):
+    # Without agreement rank 0 leaves after step 3 and rank 1 waits in step 4's all-reduce until
+    # the group's timeout: the CI failure of distributed learners that heard the finish apart.
+    _two_gloo_ranks('ddp_finish_worker', tmp_path)
     # rank 1 hears of the finish at the end of step 3 and runs step 4 seeing it; rank 0 waits with it
     assert [(tmp_path / f'rank{r}.txt').read_text() for r in (0, 1)] == ['4 4 True', '4 4 True']
+
+
+def test_a_bare_trainer_trains_on_every_rank_or_none(tmp_path):
+    # Rank 1 has data on even steps only. Without the collective decision rank 0 makes 6 updates
+    # and rank 1 3: rank 0 waits in its 4th gradient all-reduce until the group's timeout.
+    _two_gloo_ranks('ddp_trainer_worker', tmp_path)
+    ranks = [(tmp_path / f'rank{r}.txt').read_text().split() for r in (0, 1)]
+    assert ranks[0] == ranks[1] and ranks[0][0] == '3', ranks  # the 3 steps both had data, identical weights

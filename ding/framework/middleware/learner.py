@@ -26,15 +26,26 @@ def trainer(cfg: Any, policy: Any, log_freq: int = 100) -> Any:
     if is_reward_model(policy):
         return reward_model_trainer(cfg, policy)
 
+    update = _one_update(policy, log_freq)
+
     def _train(ctx: Any) -> None:
-        if ctx.train_data is None:
-            return
+        # data-parallel learners train or skip together, or one would wait for ever in the others' all-reduce
+        if all_ranks_true(ctx.train_data is not None):
+            update(ctx)
+
+    return contract(_train, reads=('train_data', 'train_iter'), writes=('train_output', 'train_iter'))
+
+
+def _one_update(policy: Any, log_freq: int) -> Any:
+    """`trainer`'s update, for the learners that have decided train/skip themselves."""
+
+    def _update(ctx: Any) -> None:
         ctx.train_output = policy.forward(ctx.train_data)
         ctx.train_iter += 1
         if log_freq and ctx.train_iter % log_freq == 0:
             _log_train(ctx.train_iter, ctx.train_output)
 
-    return contract(_train, reads=('train_data', 'train_iter'), writes=('train_output', 'train_iter'))
+    return _update
 
 
 @_common.gated('learner')
@@ -44,7 +55,7 @@ def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
     On-policy: it must see the newest weights, so in async mode it never runs ahead."""
 
     def _train(ctx: Any) -> None:
-        if ctx.train_data is None:
+        if not all_ranks_true(ctx.train_data is not None):  # data-parallel learners: together (see trainer)
             return
         output = policy.forward(ctx.train_data)
         outputs = output if isinstance(output, list) else [output]
@@ -68,7 +79,7 @@ class OffPolicyLearner:
         require_config(cfg, 'OffPolicyLearner', 'policy.learn.update_per_collect')
         self._updates = int(cfg.policy.learn.update_per_collect)
         self._fetcher = offpolicy_data_fetcher(cfg, buffer_)
-        self._trainer = trainer(cfg, policy, log_freq)
+        self._trainer = _one_update(policy, log_freq)
         self._reward = reward_estimator(cfg, reward_model) if reward_model is not None else None
         contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'))
 
@@ -86,7 +97,7 @@ class HERLearner:
         require_config(cfg, 'HERLearner', 'policy.learn.update_per_collect')
         self._updates = int(cfg.policy.learn.update_per_collect)
         self._fetcher = her_data_enhancer(cfg, buffer_, her_reward_model)
-        self._trainer = trainer(cfg, policy)
+        self._trainer = _one_update(policy, 100)
         contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'))
 
     def __call__(self, ctx: Any) -> None:
