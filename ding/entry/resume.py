@@ -72,8 +72,13 @@ def resume_run(run_dir: str, progress: bool = True, flags: Optional[argparse.Nam
         del state
         if meta.get('distributed') != plan.to_dict():  # the plan from now on: a later resume takes it too
             rd.write_meta({**meta, 'distributed': plan.to_dict()})
-        return final_counters(launch_training(cfg, main, EasyDict(meta['create_config']), meta['seed'], options,
-                                              plan, resume=point), plan)
+        try:
+            results = launch_training(cfg, main, EasyDict(meta['create_config']), meta['seed'], options, plan,
+                                      resume=point)
+        except UsageError:  # refused before any step (pipeline kind, cluster size): the recorded plan stands
+            rd.write_meta(meta)
+            raise
+        return final_counters(results, plan)
     del state
     parts = build_parts(cfg)
     try:

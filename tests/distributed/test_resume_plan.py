@@ -114,3 +114,21 @@ def test_the_summary_takes_the_highest_count_of_the_learners_and_the_evaluator()
                3: {'env_step': 2100}, 4: None}  # a collector counts its own; one died as the run ended
     final = final_counters(results, plan)
     assert (final.env_step, final.train_iter, final.env_episode, final.last_eval_value) == (4008, 2370, 91, 180.5)
+
+
+def test_a_plan_refused_at_resume_leaves_run_json_as_it_was(tmp_path, monkeypatch):
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.resume import resume_run
+    from ding.entry.train import resolve_config, start_run
+    from ding.framework.middleware.run_state import read_run_state, write_run_state
+    monkeypatch.chdir(tmp_path)
+    main, create, info = resolve_config('ppo', 'CartPole-v1', None)
+    start_run(main, create, info, 0, RunOptions(max_env_step=600, checkpoint_freq=300, progress=False), 'run')
+    rd = RunDir('run')
+    state = read_run_state(rd.run_state)[0]
+    state['finished'] = False  # as if killed after this checkpoint
+    write_run_state(state, rd.run_state, keep_previous=False)
+    before = open(rd.run_json).read()
+    with pytest.raises(UsageError, match='--learners > 1 needs an off-policy pipeline'):
+        resume_run('run', progress=False, flags=flags(collectors=2, learners=2))  # refused before Ray starts
+    assert open(rd.run_json).read() == before
