@@ -138,7 +138,6 @@ def test_a_dead_learner_ends_the_run_with_an_error_and_ding_resume_finishes_it_o
     assert 'final.pth.tar' in os.listdir(tmp_path / 'run' / 'ckpt')
 
 
-
 @pytest.mark.slow
 def test_a_one_process_run_resumed_with_collectors_goes_on_on_ray(tmp_path):
     from ding.framework.middleware.run_state import read_run_state
