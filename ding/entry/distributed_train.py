@@ -159,11 +159,9 @@ def final_counters(results: Dict[int, Optional[Dict[str, Any]]], plan: Distribut
     """The run's totals, as a one-process run's final ctx has them. Learners and the evaluator each
     count the collectors' steps as news reaches them, so each may lag the others at the end: the
     highest count of each is the run's; the last evaluation is the evaluator's."""
-    counted = [results.get(i) or {} for i in range(plan.learners + 1)]
-    evaluator = counted[plan.learners]
-    return EasyDict(**{key: max(int(r.get(key, 0)) for r in counted) for key in ('env_step', 'train_iter',
-                                                                                  'env_episode')},
-                    last_eval_value=evaluator.get('last_eval_value'))
+    counted = [results.get(i) or {} for i in range(plan.learners + 1)]  # learners, then the evaluator
+    totals = {key: max(int(r.get(key, 0)) for r in counted) for key in ('env_step', 'train_iter', 'env_episode')}
+    return EasyDict(totals, last_eval_value=counted[-1].get('last_eval_value'))
 
 
 def _plain(cfg: Mapping) -> Dict[str, Any]:
