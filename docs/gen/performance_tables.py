@@ -62,6 +62,12 @@ def _export_methods(data: Dict[str, Any]) -> List[str]:
     return list(methods)
 
 
+def _atari_split(data: Dict[str, Any]) -> str:
+    split = _load_benchmark_module(os.path.join(ROOT, 'benchmarks', 'throughput', 'atari_split.py'),
+                                   'benchmarks_atari_split')
+    return split.markdown(data)
+
+
 SPECIAL: Dict[str, Callable[[Dict[str, Any]], str]] = {
     'compare': _compare, 'compare_quick': _compare, 'sampling': _sampling, 'export_latency': _export_latency}
 
@@ -122,8 +128,10 @@ def render() -> str:
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             data = json.load(f)
-        script = next((s for s in (f'benchmarks/{name}.py', f'benchmarks/{name.split("_")[0]}/run.py')
+        script = next((s for s in (f'benchmarks/{name}.py', f'benchmarks/{name.split("_")[0]}/run.py',
+                                   'benchmarks/throughput/atari_split.py' if name.startswith('atari_split') else '')
                        if os.path.exists(os.path.join(ROOT, s))), None)
         source = f'`{os.path.relpath(path, ROOT)}`' + (f', written by `{script}`' if script else '')
-        lines += ['', f'## {name}', '', source, '', SPECIAL.get(name, _generic)(data)]
+        special = _atari_split if name.startswith('atari_split') else SPECIAL.get(name, _generic)
+        lines += ['', f'## {name}', '', source, '', special(data)]
     return '\n'.join(lines) + '\n'

@@ -77,14 +77,16 @@ class OffPolicyLearner:
 
     def __init__(self, cfg: Any, policy: Any, buffer_: Any, reward_model: Any = None, log_freq: int = 100) -> None:
         require_config(cfg, 'OffPolicyLearner', 'policy.learn.update_per_collect')
-        self._updates = int(cfg.policy.learn.update_per_collect)
+        # updates per call; a caller may change it between calls (a learner keeping a fixed
+        # number of updates per env step, whatever arrived: benchmarks/throughput/atari_split.py)
+        self.updates = int(cfg.policy.learn.update_per_collect)
         self._fetcher = offpolicy_data_fetcher(cfg, buffer_)
         self._trainer = _one_update(policy, log_freq)
         self._reward = reward_estimator(cfg, reward_model) if reward_model is not None else None
         contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'))
 
     def __call__(self, ctx: Any) -> None:
-        outputs: List[Any] = _run_updates(ctx, self._updates, self._fetcher, self._reward, self._trainer)
+        outputs: List[Any] = _run_updates(ctx, self.updates, self._fetcher, self._reward, self._trainer)
         ctx.train_output = outputs
 
 
