@@ -12,10 +12,11 @@ Workloads (`--workload`), each at a fixed number of updates per env step (`ratio
 
 Parts (`--part`):
 - split: each role's cost alone, per env step, in one process with one torch thread: an env
-  step (8 envs stepped in turn in this process), the acting forward (a batch of 8), an update
-  (ratio x one learner step), the subprocess manager's wall time per env step (8 workers), and
-  the object-store hop of a collected batch to another process (Ray). From these,
-  `predict()` gives env steps/s for C cores and N collectors.
+  step (8 envs stepped in turn in this process), the acting forward (a batch of 8), the whole
+  collection (act, step, record, push into the replay), an update (ratio x one learner step,
+  sampling included), the subprocess manager's wall time per env step (8 workers), and the
+  object-store hop of a collected batch to another process (Ray). From these, `predict()`
+  gives env steps/s for C cores and N collectors.
 - runs: env steps/s over a timed window after a warm-up, in sync, async_mode=True, and on Ray
   with 1, 2 and 4 collectors + 1 learner. Every run keeps the workload's ratio: the learner
   owes round(ratio x env_steps) updates and pays them whatever the pattern of arrival.
@@ -74,9 +75,10 @@ def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0) -
                                    actor_head_hidden_size=512, critic_head_hidden_size=512),
                         learn=dict(update_per_collect=1, batch_size=32, discount_factor=0.99),
                         collect=dict(n_sample=env_num),  # windows of unroll_len steps per collection
-                        other=dict(replay_buffer=dict(replay_buffer_size=2_000, max_use=1)))))
+                        other=dict(replay_buffer=dict(type='frame', replay_buffer_size=2_000, max_use=1)))))
         create = copy.deepcopy(mod.create_config)
         create.env = EasyDict(type='atari', import_names=['dizoo.atari.envs.atari_env'])
+        create.replay_buffer = EasyDict(type='frame', import_names=['ding.data.buffer.frame_buffer'])
     create.env_manager = EasyDict(type=manager)
     main = EasyDict(main)
     main.exp_name = os.path.join(os.environ.get('TMPDIR', '/tmp'), f'atari_split_{algo}_{os.getpid()}')
@@ -231,7 +233,6 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
     """Each role's seconds per env step, measured alone (one torch thread)."""
     import torch
 
-    from ding.data.batch import Batch
     from ding.entry.pipeline import make_env_manager
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
@@ -246,17 +247,11 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
         obs = env.ready_obs
         kwargs = {'eps': 0.1} if algo == 'dqn' else {}
         out['forward_s'] = _timed(lambda: policy.collect_mode.forward_batch(obs, **kwargs), args.split_steps) / n
-        # a buffer that holds real transitions, then one learner step at a time
-        from ding.framework import task
+        # collection as the pipeline does it (act, step, record, push), which also fills the buffer
+        out['collect_s'] = _collect_cost(cfg, policy, env, buffer_, args.collect_calls)
         from ding.framework.context import OnlineRLContext
-        from ding.framework.middleware import StepCollector, data_pusher
-        rows = 2 * cfg.policy.learn.batch_size * max(1, int(cfg.policy.collect.get('unroll_len', 1) or 1))
-        with task.start(ctx=OnlineRLContext()):
-            task.use(StepCollector(cfg, policy.collect_mode, env, random_collect_size=rows))
-            task.use(data_pusher(cfg, buffer_))
-            task.run(max_step=2)
-        from ding.framework.middleware.data_fetcher import offpolicy_data_fetcher
         from ding.framework.middleware import _common
+        from ding.framework.middleware.data_fetcher import offpolicy_data_fetcher
         ctx = OnlineRLContext()
         fetch = offpolicy_data_fetcher(cfg, buffer_)
 
@@ -269,8 +264,7 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
 
         out['update_s'] = _timed(update, args.split_updates)
         out['update_cpu_s'] = out['update_s'] if not args.cuda else None
-        sampled = buffer_.sample(min(buffer_.count(), 64))
-        rows = sampled.batch if hasattr(sampled, 'batch') else Batch.stack([d.data for d in sampled])
+        rows = buffer_.sample(min(buffer_.count(), 64)).batch
         out['ipc_batch_rows'] = len(rows)
         hop = _object_store_hop(rows)
         out['object_store_s'] = None if hop is None else hop / len(rows)
@@ -284,11 +278,34 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
     finally:
         sub.close()
     if ratio is None:  # balanced: training per env step costs what collecting one does
-        ratio = (out['env_step_s'] + out['forward_s']) / out['update_s']
+        ratio = out['collect_s'] / out['update_s']
     out['ratio'] = ratio
     out['learn_s'] = ratio * out['update_s']
-    out['collect_s'] = out['env_step_s'] + out['forward_s']
     return {k: (round(v, 7) if isinstance(v, float) else v) for k, v in out.items()}
+
+
+def _collect_cost(cfg: Any, policy: Any, env: Any, buffer_: Any, calls: int) -> float:
+    """Seconds per env step of the pipeline's collection in this process (the policy acts, the
+    envs step in turn, the collector records, data_pusher pushes), after a random warm-up that
+    leaves the buffer two batches deep."""
+    from ding.framework import task
+    from ding.framework.context import OnlineRLContext
+    from ding.framework.middleware import StepCollector, data_pusher, eps_greedy_handler
+    marks = []
+    warmup = 2 * cfg.policy.learn.batch_size * max(1, int(cfg.policy.collect.get('unroll_len', 1) or 1))
+
+    def _clock(ctx: Any) -> None:
+        marks.append((time.perf_counter(), ctx.env_step))
+
+    with task.start(ctx=OnlineRLContext()):
+        if cfg.policy.other.get('eps'):
+            task.use(eps_greedy_handler(cfg))
+        task.use(StepCollector(cfg, policy.collect_mode, env, random_collect_size=warmup))
+        task.use(data_pusher(cfg, buffer_))
+        task.use(_clock)
+        task.run(max_step=2 + calls)
+    (t0, s0), (t1, s1) = marks[1], marks[-1]  # from the end of the first step that acted
+    return (t1 - t0) / (s1 - s0)
 
 
 def _object_store_hop(rows: Any) -> Optional[float]:
@@ -325,7 +342,8 @@ def predict(s: Dict[str, Any], cores: int, collectors: int) -> Dict[str, float]:
     - ray: N collectors of collect_s + the hop each, one learner of learn_s + the hop, and the
       work of all of them must fit the cores."""
     work = s['collect_s'] + s['learn_s']
-    sync_collect = max(s['subprocess_step_wall_s'], s['env_step_s'] / cores) + s['forward_s']
+    in_main = s['collect_s'] - s['env_step_s']  # acting, recording and pushing stay in the main process
+    sync_collect = max(s['subprocess_step_wall_s'], s['env_step_s'] / cores) + in_main
     out = dict(sync=1 / (sync_collect + s['learn_s']), async_=min(1 / max(sync_collect, s['learn_s']), cores / work))
     hop = s['object_store_s']
     if hop is not None:
@@ -382,7 +400,9 @@ def main() -> None:
     p.add_argument('--warmup', type=float, default=15.0)
     p.add_argument('--split-steps', type=int, default=200)
     p.add_argument('--split-updates', type=int, default=30)
+    p.add_argument('--collect-calls', type=int, default=6, help='collector calls timed in the split')
     p.add_argument('--cuda', action='store_true', help='learner (and split) on the GPU')
+    p.add_argument('--host', default=f'a {os.cpu_count()}-core machine', help='where it ran, for the tables')
     p.add_argument('--no-pixel-codec', action='store_true', help='Ray runs send float32 frames (the A/B)')
     p.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results', 'atari_split.json'))
     args = p.parse_args()
@@ -390,7 +410,7 @@ def main() -> None:
     from ding.utils.fileio import atomic_write_json
     cores = len(os.sched_getaffinity(0))
     report: Dict[str, Any] = dict(
-        started=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), cores=cores, cuda=args.cuda,
+        started=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), cores=cores, cuda=args.cuda, host=args.host,
         machine=dict(python=platform.python_version(), processor=platform.processor() or platform.machine()),
         settings=dict(envs=args.envs, ray_envs=args.ray_envs, seconds=args.seconds, warmup=args.warmup),
         workloads={})

@@ -19,11 +19,12 @@ mkdir -p "$OUT"
 . benchmarks/gpu_machine.sh  # wheels (WHEELS= to skip), PYTHONPATH, PY
 nproc; nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 A="benchmarks/throughput/atari_split.py --seconds $SECONDS_ --warmup $WARMUP --split-updates 20 --modes sync async"
+HOST="the GPU machine (H200, 16-core host), pinned with taskset; no Ray there"
 run() {  # run NAME CORES ARGS...: one sitting, its log and JSON in OUT
     local name=$1 cores=$2
     shift 2
     echo "== $name (cores $cores) $(date +%T)"
-    timeout 400 taskset -c "$cores" $PY $A "$@" --out "$OUT/atari_split_$name.json" >"$OUT/$name.log" 2>&1
+    timeout 400 taskset -c "$cores" $PY $A "$@" --host "$HOST" --out "$OUT/atari_split_$name.json" >"$OUT/$name.log" 2>&1
     echo "rc $?"
     grep -E '^(dqn|impala)' "$OUT/$name.log" | cut -c1-400
     grep -E 'Error|Traceback' "$OUT/$name.log" | head -n 5

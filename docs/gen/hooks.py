@@ -5,6 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import atari_page  # noqa: E402
 import cli_reference  # noqa: E402
 import config_reference  # noqa: E402
 import middleware_reference  # noqa: E402
@@ -18,6 +19,7 @@ GENERATED = {
     'reference/config.md': config_reference.render,
     'reference/middleware.md': middleware_reference.render,
     'benchmarks.md': performance_tables.render,
+    'atari.md': atari_page.render,
 }
 
 

@@ -1,0 +1,63 @@
+"""The "Atari at real cost" page, generated from `benchmarks/results/atari_split*.json`
+(benchmarks/throughput/atari_split.py): the guide's text here, every figure from the JSON."""
+import glob
+import json
+import os
+from typing import Any, Dict
+
+from docgen_common import ROOT
+from performance_tables import _load_benchmark_module
+
+INTRO = """# Atari at real cost: where the time goes, and when async and Ray pay
+
+Pong (`PongNoFrameskip-v4`, DeepMind's wrappers), a Nature CNN and uint8 frame-once replay: an
+env that burns CPU, a network that costs real time to update. Nothing sleeps. The tables below
+come from `benchmarks/results/atari_split*.json`; regenerate them with
+
+    python benchmarks/throughput/atari_split.py --part split runs --workload dqn_balanced impala
+
+(one sitting on this machine; `benchmarks/throughput/gpu_atari_split.sh` runs the GPU sittings).
+
+## Reading the split
+
+Each role is first timed alone, in one process with one torch thread, per env step:
+
+- **env step**: the ALE and the wrappers, 8 envs stepped in turn;
+- **acting forward**: the Nature CNN on a batch of 8 observations;
+- **learner**: one update (sampling included) times the updates per env step;
+- **object-store hop**: a collected batch put by one process and read by another (Ray).
+
+From these, a simple model predicts env steps/s: sync pays collection and training one after
+the other; async pays the slower of the two, as long as both fit in the cores; N Ray collectors
+pay N times the collection rate, bounded by the learner and by the cores. The "predicted"
+column checks the model against the measured run of the same sitting.
+
+## What it means for you
+
+- **Async pays when collection and training cost about the same.** At the standard DQN replay
+  ratio (one update of 32 per 4 env steps) a CPU learner costs many times what collecting does:
+  nothing is left to overlap, and async cannot help. With the learner on a GPU, or with fewer
+  updates per env step, the two sides come close and `async_mode=True` overlaps them.
+- **Ray collectors pay when collection is the bottleneck and cores are free for them.** Each
+  collector needs a core of its own; the learner needs one too. On two cores, one process with
+  subprocess envs already uses both.
+- **Every run keeps the same updates per env step**: `updates per env step` in the tables is
+  measured, not configured, so a faster run did not buy its speed by training less.
+"""
+
+
+def render() -> str:
+    split = _load_benchmark_module(os.path.join(ROOT, 'benchmarks', 'throughput', 'atari_split.py'),
+                                   'benchmarks_atari_split')
+    lines = [INTRO]
+    for path in sorted(glob.glob(os.path.join(ROOT, 'benchmarks', 'results', 'atari_split*.json'))):
+        with open(path) as f:
+            data: Dict[str, Any] = json.load(f)
+        name = os.path.splitext(os.path.basename(path))[0]
+        lines += ['', f'## {_title(data)}', '', f'`benchmarks/results/{name}.json`', '', split.markdown(data)]
+    return '\n'.join(lines) + '\n'
+
+
+def _title(data: Dict[str, Any]) -> str:
+    learner = 'learner on the GPU' if data['cuda'] else 'all on the CPU'
+    return f"{data['cores']} cores, {learner}: {data.get('host', 'machine not recorded')}"
