@@ -385,6 +385,14 @@ def markdown(data: Dict[str, Any]) -> str:
             ratio = f"{run['env_steps_per_s'] / sync:.2f}x" if sync else '-'
             lines.append(f"| {name} | {mode} | {run['env_steps_per_s']:,.0f} | "
                          f"{'-' if pred is None else f'{pred:,.0f}'} | {ratio} | {run['updates_per_env_step']:.4g} |")
+    more = [(name, c, row['predicted'][f'{c}_cores']) for name, row in data['workloads'].items()
+            for c in (8, 32) if c != data['cores'] and f'{c}_cores' in row.get('predicted', {})]
+    if more:
+        modes = list(dict.fromkeys(m for _, _, p in more for m in p))
+        lines += ['', 'What the same split predicts on more cores (env steps/s):', '',
+                  '| workload | cores | ' + ' | '.join(modes) + ' |', '|---|---|' + '---|' * len(modes)]
+        lines += [f"| {name} | {c} | " + ' | '.join(f'{p[m]:,.0f}' if m in p else '-' for m in modes) + ' |'
+                  for name, c, p in more]
     return '\n'.join(lines)
 
 
