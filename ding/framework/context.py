@@ -177,7 +177,7 @@ class Context(metaclass=_ContextType):
         return frozenset(self._kept_set())
 
     def iter_kept_names(self) -> Iterator[str]:
-        """The kept names without `kept_names`' copy (async_mode's ledger reads them every step);
+        """The kept names without `kept_names`' copy (async_mode publishes them around each call);
         do not `keep()` while iterating."""
         return iter(self._kept_set())
 
