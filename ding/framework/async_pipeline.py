@@ -48,7 +48,7 @@ def check_one_writer(middlewares: List[Callable], kept: Any) -> None:
 
 
 @contextmanager
-def torch_threads(budget: Optional[int]) -> Iterator[None]:
+def torch_thread_budget(budget: Optional[int]) -> Iterator[None]:
     """torch's intra-op threads lowered to `budget` for the block (None: left alone). Stages
     that each ask torch for every core oversubscribe a small machine (a DQN pipeline on 2
     cores ran async at 0.63x sync with torch's default threads, at 1.83x with one)."""
@@ -117,7 +117,7 @@ class AsyncPipeline:
         """Feed steps until max_step, finish or an error; returns the last completed ctx."""
         if not self._stages:
             return self._first_ctx
-        with torch_threads(self._torch_threads):
+        with torch_thread_budget(self._torch_threads):
             for stage in self._stages:
                 stage.thread = threading.Thread(target=self._stage_loop, args=(stage, ), daemon=True,
                                                 name=f'ding-stage-{middleware_name(stage.fn)}')
