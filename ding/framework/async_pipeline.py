@@ -245,7 +245,7 @@ class AsyncPipeline:
             fn(*args)
         finally:
             with self._lock:
-                for name in ctx.iter_kept_names():
+                for name in tuple(ctx.iter_kept_names()):  # a middleware may keep() meanwhile
                     value = values.get(name, _UNSET)
                     if value is not _UNSET and value is not seen.get(name, _UNSET):
                         self._published[name] = seen[name] = value
