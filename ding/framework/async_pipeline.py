@@ -38,13 +38,13 @@ _UNSET = object()
 def check_one_writer(middlewares: List[Callable], kept: Any) -> None:
     """Refuse two stages whose contracts write the same kept field: their steps overlap, so
     their updates to it would race."""
-    writer: Dict[str, Callable] = {}
-    for fn in middlewares:
+    writer: Dict[str, int] = {}  # kept field -> index of the stage that writes it
+    for i, fn in enumerate(middlewares):
         for name in getattr(fn, 'writes', ()) if has_contract(fn) else ():
-            if name in kept and writer.setdefault(name, fn) is not fn:
+            if name in kept and writer.setdefault(name, i) != i:
                 raise ValueError(f"async_mode: kept ctx field '{name}' is written by both "
-                                 f"'{middleware_name(writer[name])}' and '{middleware_name(fn)}' (their contracts' "
-                                 f"writes=); a kept field needs one writer stage")
+                                 f"'{middleware_name(middlewares[writer[name]])}' and '{middleware_name(fn)}' "
+                                 f"(their contracts' writes=); a kept field needs one writer stage")
 
 
 @contextmanager

@@ -303,6 +303,11 @@ def test_two_contracts_writing_one_kept_field_are_refused_at_run(fresh_task):
         with pytest.raises(ValueError, match="kept ctx field 'env_step' is written by both 'collector' and "
                            "'my_collector'"):
             task.run(3)
+    counter = contract(collector, writes=('env_step', ))
+    with task.start(async_mode=True, ctx=OnlineRLContext()):  # one middleware registered twice: two stages
+        task.use(counter).use(counter)
+        with pytest.raises(ValueError, match="'env_step' is written by both 'collector' and 'collector'"):
+            task.run(3)
     with task.start(async_mode=False, ctx=OnlineRLContext()):  # sync mode runs them in order: allowed
         task.use(contract(collector, writes=('env_step', ))).use(contract(my_collector, writes=('env_step', )))
         task.run(3)
