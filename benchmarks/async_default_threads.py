@@ -4,9 +4,8 @@ The pipeline of issue 18: DQN on 8 CartPole envs in `SubprocessEnvManagerV2` (de
 count), each env step sleeping 2 ms (a simulator that leaves the CPU), `n_sample=64`,
 `update_per_collect=64`, `batch_size=128`, so that collection and training cost about the
 same. torch threads are left at torch's default; the only change between runs is
-`task.start(async_mode=...)`. `async` is the default (`async_schedule='auto'`: it measures
-overlapped steps against inline ones and keeps the faster); `async_overlap` overlaps every step;
-`async_old_threads` overlaps every step and passes torch's default thread count explicitly
+`task.start(async_mode=...)`. `async` overlaps the stages with torch's threads shared among
+the steps in flight; `async_old_threads` passes torch's default thread count explicitly
 (`torch_threads=N`), which is what async mode did before it budgeted threads per stage.
 Settings alternate within each round; medians are reported.
 
@@ -82,10 +81,8 @@ def run(setting: str, env_steps: int, default_threads: int, cuda: bool = False) 
         marks['end'], marks['env_step'], marks['train_iter'] = time.perf_counter(), ctx.env_step, ctx.train_iter
 
     threads = default_threads if setting == 'async_old_threads' else None
-    schedule = 'auto' if setting == 'async' else 'overlap'
     try:
-        with task.start(async_mode=setting != 'sync', ctx=OnlineRLContext(), torch_threads=threads,
-                        async_schedule=schedule):
+        with task.start(async_mode=setting != 'sync', ctx=OnlineRLContext(), torch_threads=threads):
             task.use(eps_greedy_handler(cfg))
             task.use(StepCollector(cfg, policy.collect_mode, env))
             task.use(data_pusher(cfg, buffer_))
@@ -97,7 +94,7 @@ def run(setting: str, env_steps: int, default_threads: int, cuda: bool = False) 
         env.close()
     seconds = marks['end'] - marks['start']
     return dict(env_steps=marks['env_step'], train_iter=marks['train_iter'], seconds=seconds,
-                env_steps_per_s=marks['env_step'] / seconds, schedule=task.async_schedule_summary)
+                env_steps_per_s=marks['env_step'] / seconds)
 
 
 def main() -> None:
@@ -110,7 +107,7 @@ def main() -> None:
     if args.cuda and not torch.cuda.is_available():
         raise SystemExit('--cuda: torch sees no CUDA device here')
     default_threads = torch.get_num_threads()
-    settings = ('sync', 'async', 'async_overlap', 'async_old_threads')
+    settings = ('sync', 'async', 'async_old_threads')
     runs = {s: [] for s in settings}
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     for round_ in range(args.rounds):
@@ -122,9 +119,8 @@ def main() -> None:
             out = summary(runs, args, default_threads, complete=round_ == args.rounds - 1 and s == settings[-1])
             atomic_write_json(args.out, out)
     median = out['env_steps_per_s']
-    print(f"sync {median['sync']:,.0f} env steps/s; async (default) {median['async']:,.0f} = "
-          f"{out['async_vs_sync']:.2f}x; every step overlapped {median['async_overlap']:,.0f} = "
-          f"{out['overlap_async_vs_sync']:.2f}x; async with torch's {default_threads} threads "
+    print(f"sync {median['sync']:,.0f} env steps/s; async {median['async']:,.0f} = "
+          f"{out['async_vs_sync']:.2f}x; async with torch's {default_threads} threads "
           f"{median['async_old_threads']:,.0f} = {out['old_async_vs_sync']:.2f}x")
 
 
@@ -137,7 +133,7 @@ def summary(runs: dict, args: argparse.Namespace, default_threads: int, complete
                 env='CartPole-v1 + 2 ms sleep per step, x8, SubprocessEnvManagerV2 (default workers)',
                 n_sample=64, update_per_collect=64, batch_size=128, torch_default_threads=default_threads,
                 cores=len(os.sched_getaffinity(0)), device=torch.cuda.get_device_name() if args.cuda else 'cpu',
-                env_steps_per_s=median, async_vs_sync=ratio('async'), overlap_async_vs_sync=ratio('async_overlap'),
+                env_steps_per_s=median, async_vs_sync=ratio('async'),
                 old_async_vs_sync=ratio('async_old_threads'), runs=runs)
 
 

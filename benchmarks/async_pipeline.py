@@ -97,7 +97,7 @@ def run_pipeline(async_mode: bool, env_steps: int, updates: int, worker_num: int
     seconds = marks['end'] - marks['start']
     return dict(env_steps=marks['env_step'], train_iter=marks['train_iter'], seconds=seconds,
                 env_steps_per_s=marks['env_step'] / seconds, cpu_stolen=machine.fractions['steal'],
-                cpu_idle=machine.fractions['idle'], schedule=task.async_schedule_summary)
+                cpu_idle=machine.fractions['idle'])
 
 
 def timed(middleware, key: str, seconds: dict):

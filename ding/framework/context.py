@@ -177,7 +177,7 @@ class Context(metaclass=_ContextType):
         return frozenset(self._kept_set())
 
     def iter_kept_names(self) -> Iterator[str]:
-        """The kept names without `kept_names`' copy (async_mode's ledger reads them every step);
+        """The kept names without `kept_names`' copy (async_mode publishes them around each call);
         do not `keep()` while iterating."""
         return iter(self._kept_set())
 
@@ -223,12 +223,15 @@ class OnlineRLContext(Context):
     eval_output: dict = field(default_factory=dict)
     info_for_logging: dict = field(default_factory=dict)
     wandb_url: str = ''
-    env_restarts: int = 0  # env (worker) restarts after env faults, collector and evaluator envs
+    env_restarts: int = 0  # collector env (worker) restarts after env faults
     dropped_episodes: int = 0  # episodes those restarts dropped (never written as transitions)
+    # the evaluator's own: a kept field has one writer stage in async mode (async_pipeline.py)
+    eval_env_restarts: int = 0
+    eval_dropped_episodes: int = 0
 
     default_keep: ClassVar[Tuple[str, ...]] = (
         'env_step', 'env_episode', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'env_restarts',
-        'dropped_episodes'
+        'dropped_episodes', 'eval_env_restarts', 'eval_dropped_episodes'
     )
 
 
@@ -246,10 +249,10 @@ class OfflineRLContext(Context):
     eval_output: dict = field(default_factory=dict)
     info_for_logging: dict = field(default_factory=dict)
     wandb_url: str = ''
-    env_restarts: int = 0  # evaluator env restarts after env faults
-    dropped_episodes: int = 0  # evaluation episodes those restarts dropped
+    eval_env_restarts: int = 0  # evaluator env restarts after env faults
+    eval_dropped_episodes: int = 0  # evaluation episodes those restarts dropped
 
     default_keep: ClassVar[Tuple[str, ...]] = (
-        'trained_env_step', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'env_restarts',
-        'dropped_episodes'
+        'trained_env_step', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'eval_env_restarts',
+        'eval_dropped_episodes'
     )

@@ -9,7 +9,8 @@ A factory declares its contract on the callable it returns:
         return contract(_trainer, reads=('train_data',), writes=('train_output', 'train_iter'))
 
 The task uses the contract to print the pipeline table, to warn about a field read before
-anything writes it, and in async mode to decide which stages may overlap.
+anything writes it, and in async mode to decide which stages may overlap and to refuse two
+stages that both write one kept field (env_step, train_iter, ...): it has one writer stage.
 """
 from typing import Any, Callable, Optional, Sequence
 

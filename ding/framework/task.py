@@ -18,7 +18,6 @@ import threading
 from typing import Any, Callable, Iterable, List, Optional, Set, Tuple, Union
 
 from ding.framework.async_pipeline import AsyncPipeline
-from ding.framework.overlap_schedule import OverlapSchedule
 from ding.framework.context import Context
 from ding.framework.contract import has_contract, inherit_contract
 from ding.framework.events import EventBus
@@ -44,8 +43,6 @@ class Task:
         self.n_async_workers = 3
         self.max_lag = 1
         self.torch_threads = None
-        self.async_schedule = 'auto'
-        self.async_schedule_summary: Optional[dict] = None  # after an async run: steps overlapped and inline
         self.labels: Set[str] = set()
         self._roles: Set[Role] = set()
         self._running = False
@@ -66,14 +63,13 @@ class Task:
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self, async_mode: bool = False, n_async_workers: int = 3, ctx: Optional[Context] = None,
               labels: Optional[Iterable[str]] = None, max_lag: int = 1,
-              torch_threads: Optional[int] = None, async_schedule: str = 'auto') -> 'Task':
-        """Begin a run with no middleware. `max_lag` (async only): how many steps collection may
-        run ahead of the oldest unfinished step. `torch_threads` (async only): torch's intra-op
-        threads while the pipeline runs; None shares the cores among the stages that can be busy
-        at once (see thread_budget.py). `async_schedule` (async only): 'auto' measures overlapped
-        steps against steps run alone and keeps the faster, 'overlap' or 'inline' fixes it
-        (overlap_schedule.py). `n_async_workers` is accepted for DI-engine compatibility; the
-        pipeline uses one thread per middleware."""
+              torch_threads: Optional[int] = None) -> 'Task':
+        """Begin a run with no middleware. `async_mode=True` overlaps the stages of successive
+        steps (async_pipeline.py). `max_lag` (async only): how many steps collection may run
+        ahead of the oldest unfinished step. `torch_threads` (async only): torch's intra-op
+        threads while the pipeline runs; None shares the cores among the steps that can be in
+        flight at once. `n_async_workers` is accepted for DI-engine compatibility (the pool of
+        `task.forward`); the pipeline uses one thread per middleware."""
         if self._running:
             self.stop()
         if max_lag < 0:
@@ -81,8 +77,6 @@ class Task:
         self.ctx = ctx if ctx is not None else Context()
         self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
         self.torch_threads = torch_threads
-        OverlapSchedule(async_schedule)  # a wrong name fails here, not at run()
-        self.async_schedule, self.async_schedule_summary = async_schedule, None
         self._finish, self._running = False, True
         self.finish_reason = None
         self._unwinding = self._finish_late = False
@@ -201,13 +195,12 @@ class Task:
         if self.async_mode:
             pipeline = AsyncPipeline(
                 list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed,
-                torch_threads=self.torch_threads, on_error=self._events.release_waiters, schedule=self.async_schedule)
+                torch_threads=self.torch_threads, on_error=self._events.release_waiters)
             self._pipeline = pipeline
             try:
                 self.ctx = pipeline.run(max_step)
             finally:
                 self._pipeline = None
-                self.async_schedule_summary = pipeline.schedule.summary()
             self._finish = self._finish or max_step > 0
             return
         for i in range(max_step):

@@ -46,10 +46,10 @@ def busy_pipeline(every, seen, in_stage, lock):
             contract(tracked(learn), reads=('train_iter', ), writes=('train_iter', ), name='learn')]
 
 
-@pytest.mark.parametrize('async_mode, schedule', [(False, 'auto'), (True, 'overlap'), (True, 'auto')])
-def test_callbacks_run_with_no_stage_busy_and_the_newest_counters(fresh_task, async_mode, schedule):
+@pytest.mark.parametrize('async_mode', [False, True])
+def test_callbacks_run_with_no_stage_busy_and_the_newest_counters(fresh_task, async_mode):
     seen, in_stage, lock = [], [0], threading.Lock()
-    with task.start(async_mode=async_mode, ctx=OnlineRLContext(), max_lag=2, async_schedule=schedule):
+    with task.start(async_mode=async_mode, ctx=OnlineRLContext(), max_lag=2):
         for fn in busy_pipeline(5, seen, in_stage, lock):
             task.use(fn)
         task.run(40)
@@ -78,7 +78,7 @@ def test_a_callback_asked_for_by_the_last_step_runs_as_the_run_ends(fresh_task):
         if ctx.env_step >= 6:
             task.finish = True
 
-    with task.start(async_mode=True, ctx=OnlineRLContext(), async_schedule='overlap'):
+    with task.start(async_mode=True, ctx=OnlineRLContext()):
         task.use(saver).use(contract(collect, writes=('env_step', ))).use(contract(stop, reads=('env_step', )))
         task.run(100)
         final = task.ctx.env_step
@@ -97,7 +97,7 @@ def test_what_a_callback_raises_ends_the_run_with_no_thread_left(fresh_task):
             task.between_steps(broken)
 
     ran = []
-    with task.start(async_mode=True, async_schedule='overlap'):
+    with task.start(async_mode=True):
         task.use(ask).use(lambda ctx: ran.append(ctx.total_step))
         with pytest.raises(KeyError, match='from between steps'):
             task.run(100)

@@ -11,12 +11,12 @@ ONLINE_DEFAULTS = dict(
     total_step=0, env_step=0, env_episode=0, train_iter=0, train_data=None, train_output=None, collect_kwargs={},
     obs=None, action=None, inference_output=None, trajectories=None, episodes=None, trajectory_end_idx=[],
     eval_value=-math.inf, last_eval_iter=-1, last_eval_value=-math.inf, eval_output={}, info_for_logging={},
-    wandb_url='', env_restarts=0, dropped_episodes=0
+    wandb_url='', env_restarts=0, dropped_episodes=0, eval_env_restarts=0, eval_dropped_episodes=0
 )
 OFFLINE_DEFAULTS = dict(
     total_step=0, trained_env_step=0, train_epoch=0, train_iter=0, train_data=None, train_output=None,
     eval_value=-math.inf, last_eval_iter=-1, last_eval_value=-math.inf, eval_output={}, info_for_logging={},
-    wandb_url='', env_restarts=0, dropped_episodes=0
+    wandb_url='', eval_env_restarts=0, eval_dropped_episodes=0
 )
 
 
@@ -30,11 +30,11 @@ def test_fields_and_defaults(cls, defaults):
 def test_default_kept_fields():
     assert OnlineRLContext().kept_names == {
         'env_step', 'env_episode', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'env_restarts',
-        'dropped_episodes'
+        'dropped_episodes', 'eval_env_restarts', 'eval_dropped_episodes'
     }
     assert OfflineRLContext().kept_names == {
-        'trained_env_step', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'env_restarts',
-        'dropped_episodes'
+        'trained_env_step', 'train_iter', 'last_eval_iter', 'last_eval_value', 'wandb_url', 'eval_env_restarts',
+        'eval_dropped_episodes'
     }
     assert Context().kept_names == frozenset()
 

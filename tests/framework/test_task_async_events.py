@@ -8,10 +8,8 @@ import pytest
 from ding.framework import OnlineRLContext, task
 
 
-@pytest.mark.parametrize('schedule', ['overlap', 'inline', 'auto'])
-def test_wait_for_an_event_a_later_middleware_emits(fresh_task, schedule):
-    """DI-engine's own test_wait_for: step1 waits for what step2 of the same step emits. An
-    inline step hands the rest of the step to the stage threads when step1 waits."""
+def test_wait_for_an_event_a_later_middleware_emits(fresh_task):
+    """DI-engine's own test_wait_for: step1 waits for what step2 of the same step emits."""
     greets = []
 
     def step1(ctx):
@@ -20,7 +18,7 @@ def test_wait_for_an_event_a_later_middleware_emits(fresh_task, schedule):
     def step2(ctx):
         task.emit('greeting', 'hi')
 
-    with task.start(async_mode=True, n_async_workers=2, async_schedule=schedule):
+    with task.start(async_mode=True, n_async_workers=2):
         task.use(step1).use(step2)
         task.run(max_step=10)
     assert greets == [(s, 'hi') for s in range(10)]
@@ -43,7 +41,7 @@ def test_an_event_emitted_as_soon_as_the_step_is_handed_on_is_not_lost(fresh_tas
     def step1(ctx):
         greets.append(task.wait_for('greeting', timeout=5)[0][0])
 
-    with task.start(async_mode=True, n_async_workers=2, async_schedule='inline'):
+    with task.start(async_mode=True, n_async_workers=2):
         task.use(step1).use(lambda ctx: task.emit('greeting', 'hi'))
         task.run(max_step=2)
     assert greets == ['hi', 'hi']

@@ -95,7 +95,8 @@ def test_final_ctx_saver_writes_counters_at_finish(tmp_path, fake_task):
     drive(saver, ctx)
     data = json.loads((tmp_path / 'final_ctx.json').read_text())
     assert data == {'total_step': 0, 'env_step': 64, 'env_episode': 3, 'train_iter': 40, 'last_eval_iter': 40,
-                    'last_eval_value': 12.5, 'eval_value': None, 'env_restarts': 0, 'dropped_episodes': 0}
+                    'last_eval_value': 12.5, 'eval_value': None, 'env_restarts': 0, 'dropped_episodes': 0,
+                    'eval_env_restarts': 0, 'eval_dropped_episodes': 0}
 
 
 def test_online_logger_writes_scalars(monkeypatch):

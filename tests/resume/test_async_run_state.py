@@ -1,7 +1,6 @@
 """`ding train --async`: every run-state checkpoint holds whole steps, as in sync mode. The
 saver waits until no step is in flight (task.between_steps); saving at the step's end instead
 caught the next step between its collector and its pusher, or inside the learner."""
-import importlib
 import json
 
 import pytest
@@ -9,7 +8,6 @@ import pytest
 from ding.entry.cli import main as ding_main
 from ding.framework.middleware.run_state import RunStateSaver
 
-Task = importlib.import_module('ding.framework.task').Task  # `ding.framework.task` is also the instance
 
 SMALL = json.dumps({'env': {'n_evaluator_episode': 2},
                     'policy': {'collect': {'n_sample': 8}, 'learn': {'update_per_collect': 2},
@@ -26,19 +24,7 @@ def unaccounted(state: dict) -> tuple:
     return ctx['env_step'] - rows, policy['learn_step'] - ctx['train_iter']
 
 
-@pytest.fixture
-def every_step_overlapped(monkeypatch):
-    """The `auto` schedule may run this CPU-bound pipeline inline (nothing in flight to catch)."""
-    start = Task.start
-
-    def overlapped(self, *args, **kwargs):
-        kwargs['async_schedule'] = 'overlap'
-        return start(self, *args, **kwargs)
-
-    monkeypatch.setattr(Task, 'start', overlapped)
-
-
-def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch, every_step_overlapped):
+def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch):
     captured = []
     capture = RunStateSaver.capture
 

@@ -11,7 +11,6 @@ import contextlib
 import copy
 import importlib
 import json
-import sys
 import tempfile
 from functools import partial
 from typing import Any, Callable, List
@@ -148,8 +147,6 @@ def main() -> None:
             task.use(middleware)
         evaluator.start()
         task.run()
-    if task.async_schedule_summary:  # which steps overlapped (ding/framework/overlap_schedule.py)
-        print(json.dumps({'async_schedule': task.async_schedule_summary}), file=sys.stderr, flush=True)
     env.close()
     evaluator.finish(env_steps[0], act)
 

@@ -104,7 +104,12 @@ class ContextExchanger:
         for role in Role:  # peers of the same role (two collectors in a mesh) are heard and ignored at once,
             # so their object-store references are released instead of held for a handler
             task.on(self.EVENT.format(role=role.value), self._put if role not in self._roles else _ignore)
-        fields = ('trajectories', 'trajectory_end_idx', 'episodes', 'env_step', 'env_episode', 'train_iter')
+        # what `_merge` writes on this node's role, so that async_mode's one-writer check sees
+        # no clash with the node's own counters (a learner's train_iter, a collector's env_step)
+        if self.is_learner:
+            fields = ('trajectories', 'trajectory_end_idx', 'episodes', 'env_step', 'env_episode')
+        else:
+            fields = ('train_iter', ) if self.is_collector else ('train_iter', 'env_step', 'env_episode')
         contract(self, writes=fields, name='ContextExchanger')  # reads them after the step
 
     @property

@@ -12,7 +12,8 @@ from ding.utils.fileio import atomic_write_json
 
 logger = logging.getLogger('ding.timer')
 COUNTERS = ('total_step', 'env_step', 'env_episode', 'trained_env_step', 'train_epoch', 'train_iter', 'last_eval_iter',
-            'last_eval_value', 'eval_value', 'env_restarts', 'dropped_episodes')
+            'last_eval_value', 'eval_value', 'env_restarts', 'dropped_episodes', 'eval_env_restarts',
+            'eval_dropped_episodes')
 
 
 def final_counters(ctx: Any) -> Dict[str, Any]:

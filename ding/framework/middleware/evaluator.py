@@ -99,16 +99,18 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
     return contract(
         _evaluate,
         reads=('train_iter', 'last_eval_iter'),
-        writes=('eval_value', 'last_eval_iter', 'last_eval_value', 'eval_output', 'env_restarts', 'dropped_episodes')
+        writes=('eval_value', 'last_eval_iter', 'last_eval_value', 'eval_output', 'eval_env_restarts',
+                'eval_dropped_episodes')
     )
 
 
 def _add_fault_counts(ctx: Any, before: tuple, after: tuple) -> None:
-    """Add the evaluator env's new restarts and dropped episodes to the run's counters (a
-    ctx class without them, e.g. a user's own, is left alone)."""
-    if hasattr(ctx, 'env_restarts') and hasattr(ctx, 'dropped_episodes'):
-        ctx.env_restarts += after[0] - before[0]
-        ctx.dropped_episodes += after[1] - before[1]
+    """Add the evaluator env's new restarts and dropped episodes to the evaluator's counters
+    (not the collector's `env_restarts`: a kept field has one writer stage; a ctx class
+    without them, e.g. a user's own, is left alone)."""
+    if hasattr(ctx, 'eval_env_restarts') and hasattr(ctx, 'eval_dropped_episodes'):
+        ctx.eval_env_restarts += after[0] - before[0]
+        ctx.eval_dropped_episodes += after[1] - before[1]
 
 
 @_common.gated('evaluator')

@@ -99,9 +99,11 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
                'eval_return_std': float(_std(returns)) if returns else None,
                'eval_episodes': len(returns) if returns else None,
                'time_s': round(clock['offset'] + now - clock['start'], 3), 'env_steps_per_s': round(rate, 1),
-               # env faults so far (env_faults.py): restarts, and the episodes they dropped
-               'env_restarts': int(getattr(ctx, 'env_restarts', 0)),
-               'dropped_episodes': int(getattr(ctx, 'dropped_episodes', 0))}
+               # env faults so far (env_faults.py), collector and evaluator envs: restarts, and
+               # the episodes they dropped
+               'env_restarts': int(getattr(ctx, 'env_restarts', 0)) + int(getattr(ctx, 'eval_env_restarts', 0)),
+               'dropped_episodes': int(getattr(ctx, 'dropped_episodes', 0))
+               + int(getattr(ctx, 'eval_dropped_episodes', 0))}
         row.update({f'train_{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {})
         if rows and rows[-1]['env_step'] == row['env_step'] and rows[-1]['train_iter'] == row['train_iter']:
             rows[-1] = row  # the final row of a step that also evaluated
