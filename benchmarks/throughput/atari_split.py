@@ -364,7 +364,7 @@ def markdown(data: Dict[str, Any]) -> str:
     """One results file as tables: the split (ms per env step), then measured against predicted env steps/s."""
     where = f"{data['cores']} cores, learner on {'the GPU' if data['cuda'] else 'the CPU'}"
     lines = [f"{where}; {data['settings']['seconds']:g} s windows after {data['settings']['warmup']:g} s of warm-up; "
-             f"{data['started']}.", '',
+             f"{data['started']}." + (f" {data['note']}" if data.get('note') else ''), '',
              '| workload | updates per env step | env step | acting forward | learner (ratio x update) | update '
              '| object-store hop |', '|---|---|---|---|---|---|---|']
     for name, row in data['workloads'].items():
@@ -410,6 +410,7 @@ def main() -> None:
     p.add_argument('--split-updates', type=int, default=30)
     p.add_argument('--collect-calls', type=int, default=6, help='collector calls timed in the split')
     p.add_argument('--cuda', action='store_true', help='learner (and split) on the GPU')
+    p.add_argument('--note', default=None, help='what changed since the last sitting, for the tables')
     p.add_argument('--host', default=f'a {os.cpu_count()}-core machine', help='where it ran, for the tables')
     p.add_argument('--no-pixel-codec', action='store_true', help='Ray runs send float32 frames (the A/B)')
     p.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results', 'atari_split.json'))
@@ -418,7 +419,7 @@ def main() -> None:
     from ding.utils.fileio import atomic_write_json
     cores = len(os.sched_getaffinity(0))
     report: Dict[str, Any] = dict(
-        started=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), cores=cores, cuda=args.cuda, host=args.host,
+        started=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), cores=cores, cuda=args.cuda, host=args.host, note=args.note,
         machine=dict(python=platform.python_version(), processor=platform.processor() or platform.machine()),
         settings=dict(envs=args.envs, ray_envs=args.ray_envs, seconds=args.seconds, warmup=args.warmup),
         workloads={})
