@@ -35,6 +35,13 @@ from ding.framework.onion import BackwardStack
 _UNSET = object()
 
 
+def can_overlap(middlewares: List[Callable], max_lag: int) -> bool:
+    """Whether two steps can ever be in stages at once. Not with max_lag=0, nor with an
+    on-policy learner (`fresh_weights`) last: every stage of step s waits for it to finish
+    step s - 1. Such a pipeline runs as sync does (task.run), so async is never slower there."""
+    return max_lag > 0 and len(middlewares) > 1 and not getattr(middlewares[-1], 'fresh_weights', False)
+
+
 def check_one_writer(middlewares: List[Callable], kept: Any) -> None:
     """Refuse two stages whose contracts write the same kept field: their steps overlap, so
     their updates to it would race."""
@@ -108,7 +115,7 @@ class AsyncPipeline:
         self._between: List[Callable[[Context], None]] = []
         # Share the cores among the steps that can be in flight at once; a pipeline that never
         # overlaps (max_lag=0, an on-policy learner last) keeps the threads sync would have.
-        overlaps = max_lag > 0 and len(self._stages) > 1 and not self._stages[-1].fresh_weights
+        overlaps = can_overlap(middlewares, max_lag)
         cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
         self._torch_threads = torch_threads or (max(1, cores // min(len(self._stages), max_lag + 1))
                                                 if overlaps else None)

@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import Any, Callable, Iterable, List, Optional, Set, Tuple, Union
 
-from ding.framework.async_pipeline import AsyncPipeline
+from ding.framework.async_pipeline import AsyncPipeline, can_overlap
 from ding.framework.context import Context
 from ding.framework.contract import has_contract, inherit_contract
 from ding.framework.events import EventBus
@@ -192,7 +192,7 @@ class Task:
         if not self.ctx.strict:  # custom names a contract states are meant, however close to a field
             self.ctx.declare(*custom_contract_names(self._middleware, type(self.ctx)))
         warn_wiring(self._middleware, self.ctx)
-        if self.async_mode:
+        if self.async_mode and can_overlap(self._middleware, self.max_lag):
             pipeline = AsyncPipeline(
                 list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed,
                 torch_threads=self.torch_threads, on_error=self._events.release_waiters)
