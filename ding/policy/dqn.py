@@ -106,7 +106,7 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         self._learn_step += 1
         self._update_target()
         priority = out.pop('priority')
-        result = {'cur_lr': self._optimizer.param_groups[0]['lr'], **self._to_floats(out)}
+        result = {'cur_lr': float(self._optimizer.param_groups[0]['lr']), **self._to_floats(out)}
         if self._cfg.priority:
             result['priority'] = priority.cpu().numpy()
         return result

@@ -94,7 +94,7 @@ class PPGOffPolicy(OnPolicyBase):
         value_clip = cfg.clip_ratio if cfg.value_clip else None
         value_loss = cfg.value_weight * ppo_value_loss(value_new, val['value'], val['return'], value_clip)
         entropy = entropy.mean()
-        total = policy.loss - cfg.entropy_weight * entropy + value_loss
+        total = policy.loss - self._entropy_weight() * entropy + value_loss
         self._optimizer_step(total)
         self._aux_memories.append(Batch({k: val[k].detach() for k in ('obs', 'value', 'return')}))
         self._train_iteration += 1
