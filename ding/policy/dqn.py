@@ -204,8 +204,9 @@ class DQNPolicy(GraphedLearnMixin, Policy):
     # --- collect / eval ------------------------------------------------------------------
     def _forward_collect(self, obs: torch.Tensor, eps: Optional[float] = -1, **kwargs: Any) -> Dict[str, torch.Tensor]:
         """Epsilon-greedy on the collect model; eps absent, None or negative -> greedy."""
-        logit = self._collect_model(obs)['logit']
-        return {'action': epsilon_greedy(logit, -1 if eps is None else float(eps)), 'logit': logit}
+        out = self._collect_model(obs)
+        action = epsilon_greedy(out['logit'], -1 if eps is None else float(eps), out.get('action_mask'))
+        return {'action': action, 'logit': out['logit']}
 
     def _worker_actor_fn(self) -> Callable[[], Any]:
         """Eps-greedy on a CPU copy of the Q-network, acting inside env workers."""
