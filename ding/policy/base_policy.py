@@ -109,10 +109,14 @@ class Policy(ActingWeights):
         schedule = parse_schedule(self._cfg.learn.get('lr_scheduler'), 'policy.learn.lr_scheduler')
         if schedule is None:
             return None
-        optimizers = optimizers_of(self)
+        optimizers, own = optimizers_of(self), lr_schedulers_of(self)
         if not optimizers:
             raise ValueError(f'policy.learn.lr_scheduler: {type(self).__name__} has no optimizer to schedule')
-        return ScheduledLR(schedule, optimizers, lr_schedulers_of(self))
+        if self._di_engine_protocol and own:  # DI-engine's own policy code reads the key and steps its scheduler
+            logger.info('%s runs its own learning-rate scheduler: policy.learn.lr_scheduler is left to it',
+                        type(self).__name__)
+            return None
+        return ScheduledLR(schedule, optimizers, own)
 
     def _after_update(self) -> None:
         """Called by the learn mode after each `_forward_learn`: the schedules move one update on."""

@@ -159,3 +159,40 @@ def test_every_optimizer_group_of_a_many_optimizer_policy_is_scaled():
     sac._after_update()
     after = [[float(g['lr']) for g in opt.param_groups] for opt in optimizers_of(sac)]
     assert after == [[lr * 0.5 for lr in groups] for groups in before]
+
+
+def di_style(cls_body=None, **learn):
+    from tests.middleware.di_engine_style import DIStyleDQNPolicy
+    cls = type('Scheduled', (DIStyleDQNPolicy, ), cls_body or {})
+    torch.manual_seed(0)
+    return cls(dict(model=dict(obs_shape=4, action_shape=2), learn=dict(learning_rate=LR, **learn)))
+
+
+def di_style_batch(seed):
+    batch = dqn_batch(seed)
+    return [{k: torch.as_tensor(batch[k][i]) for k in ('obs', 'next_obs', 'action', 'reward', 'done')}
+            for i in range(len(batch))]
+
+
+def test_a_di_engine_style_policy_gets_the_schedule():
+    policy = di_style(lr_scheduler=KINDS['linear'][0])
+    lrs = [policy.learn_mode.forward(di_style_batch(k))['cur_lr'] for k in range(6)]
+    assert lrs == pytest.approx([LR * f for f in KINDS['linear'][1][:6]])
+
+
+def test_a_di_engine_style_policy_that_schedules_the_key_itself_is_left_to_it():
+    # DI-engine's PPO builds a LambdaLR from learn.lr_scheduler and steps it after each update: applied once
+    def _init_learn(self):
+        super(type(self), self)._init_learn()
+        n, m = self._cfg.learn.lr_scheduler['epoch_num'], self._cfg.learn.lr_scheduler['min_lr_lambda']
+        self._lr_scheduler = torch.optim.lr_scheduler.LambdaLR(self._optimizer, lambda k: max(1 - k * (1 - m) / n, m))
+
+    def _forward_learn(self, data):
+        out = super(type(self), self)._forward_learn(data)
+        self._lr_scheduler.step()
+        return out
+
+    policy = di_style(dict(_init_learn=_init_learn, _forward_learn=_forward_learn), lr_scheduler=KINDS['linear'][0])
+    assert policy._scheduled_lr is None
+    lrs = [policy.learn_mode.forward(di_style_batch(k))['cur_lr'] for k in range(6)]
+    assert lrs == pytest.approx([LR * f for f in KINDS['linear'][1][:6]])
