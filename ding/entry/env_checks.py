@@ -196,6 +196,11 @@ def check_env(make_env: Callable[[], Any], seed: int = 0, timed_steps: int = 100
         return CheckReport(found.list(), None, 0)
     phase = 'reading the spaces'
     try:
+        from ding.envs.base_env import BaseEnv
+        if isinstance(env, BaseEnv):  # its reset/step are ding's own API, not gymnasium's
+            found.add('signature', 'ding env', f'the factory returned a ding {type(env).__name__}; return the '
+                      'gymnasium env it wraps (DingEnvWrapper(env) is what a pipeline builds from it)')
+            return CheckReport(found.list(), None, 0)
         for attr in ('observation_space', 'action_space'):
             space = getattr(env, attr, None)
             if not isinstance(space, spaces.Space):

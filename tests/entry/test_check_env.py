@@ -66,3 +66,12 @@ def test_the_custom_env_guide_command_prints_what_the_page_shows(capsys):
     assert shown is not None
     assert main(['check-env', target]) == 0
     assert re.fullmatch(rf'{re.escape(target)}: ok; [\d,]+ steps/s over 1000 steps\n', capsys.readouterr().out)
+
+
+def test_a_ding_env_is_pointed_at_the_gymnasium_env_it_wraps():
+    import gymnasium as gym
+    from ding.envs import DingEnvWrapper
+    report = check_env(lambda: DingEnvWrapper(gym.make('CartPole-v1')))
+    assert [str(p) for p in report.problems] == [
+        'signature: the factory returned a ding DingEnvWrapper; return the gymnasium env it wraps '
+        '(DingEnvWrapper(env) is what a pipeline builds from it)']
