@@ -27,9 +27,7 @@ CASES = {
     'dt': dict(model=dict(state_dim=4, act_dim=2, n_blocks=1, h_dim=16, context_len=4, n_heads=1, drop_p=0.0)),
     'mappo': dict(multi_agent=True, model=dict(MULTI_AGENT, agent_num=2)), 'masac': dict(multi_agent=True, model=MULTI_AGENT),
     'qmix': dict(model=dict(agent_num=2, obs_shape=5, global_obs_shape=4, action_shape=3, hidden_size_list=[16])),
-    # the feed-forward VDN: VDNPolicy(cfg) with a recurrent unroll_len returns an object __init__ never ran on
-    'vdn': dict(model=dict(agent_num=2, obs_shape=5, global_obs_shape=4, action_shape=3, hidden_size_list=[16]),
-                collect=dict(unroll_len=1)),
+    'vdn': dict(model=dict(agent_num=2, obs_shape=5, global_obs_shape=4, action_shape=3, hidden_size_list=[16])),
 }
 
 
