@@ -69,7 +69,6 @@ ACCEPTED_UNUSED = {
     'policy.learn.ppo_param_init': 'orthogonal init, on by default in VAC and MAVAC (model.orthogonal_init)',
     'policy.learn.multi_gpu': 'data-parallel learners are switched by policy.multi_gpu',
     'policy.learn.resume_training': 'use `ding resume RUN_DIR`',
-    'policy.learn.lr_scheduler': 'learning-rate schedules',
     'policy.learn.grad_norm': 'PG gradient norm clipping (use learn.grad_clip_value)',
     'policy.learn.nstep': 'n-step returns in off-policy PPO',
     'policy.learn.nstep_return': 'n-step returns in off-policy PPO',

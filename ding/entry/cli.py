@@ -8,6 +8,7 @@
     ding tune   --algo dqn --env CartPole-v1 --trials N  hyperparameter search (ding.entry.tune)
     ding list                                          what is available  (ding.entry.listing)
     ding collect RUN_DIR --episodes N --eps E --out F  offline dataset    (ding.entry.collect)
+    ding check-env MODULE:FACTORY                      check a custom env (ding.entry.check_env)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
 Mistakes a user can fix (an unknown algorithm, env or config key, a bad number, a misspelt
@@ -36,6 +37,7 @@ SUBCOMMANDS = {
     'tune': ('ding.entry.tune', 'search hyperparameters with Optuna (pruned, parallel, resumable)'),
     'list': ('ding.entry.listing', 'list algorithms, envs and tuned configs'),
     'collect': ('ding.entry.collect', 'make an offline dataset with a trained run\'s policy'),
+    'check-env': ('ding.entry.check_env', 'check a custom env (spaces, API, seeding, finite values, step cost)'),
 }
 
 

@@ -9,6 +9,7 @@ from typing import Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.common import mlp
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import as_activation_class
@@ -60,5 +61,6 @@ class C51DQN(nn.Module):
         """The atoms z_i [n_atom] the distribution is over (the loss projects onto them)."""
         return self.head.support
 
+    @masks_actions
     def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return self.head(self.encoder(obs))

@@ -4,6 +4,7 @@ from typing import Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.common import FCEncoder
 from ding.model.conv_encoders import image_encoder
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
@@ -49,5 +50,6 @@ class DQN(nn.Module):
         self.head = head_cls(head_hidden_size or feature_size, _action_count(action_shape), head_layer_num, act,
                              input_size=feature_size)
 
+    @masks_actions
     def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return self.head(self.encoder(obs))

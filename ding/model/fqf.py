@@ -19,6 +19,7 @@ from typing import Dict, Iterator, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import as_activation_class
 from ding.model.iqn import CosineQuantileValues
@@ -73,5 +74,6 @@ class FQF(nn.Module):
         """The fraction network's parameters (trained by the fraction loss alone)."""
         return self.head.fraction_net.parameters()
 
+    @masks_actions
     def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return self.head(self.encoder(obs))

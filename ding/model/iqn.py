@@ -13,6 +13,7 @@ from typing import Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.common import mlp
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import as_activation_class
@@ -72,5 +73,6 @@ class IQN(nn.Module):
                                  num_quantiles=num_quantiles, quantile_embedding_size=quantile_embedding_size,
                                  input_size=feature_size)
 
+    @masks_actions
     def forward(self, obs: torch.Tensor, num_quantiles: Optional[int] = None) -> Dict[str, torch.Tensor]:
         return self.head(self.encoder(obs), num_quantiles)

@@ -7,6 +7,7 @@ from typing import Dict, Sequence, Type
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.common import FCEncoder
 from ding.model.vac import actor_head, orthogonal_init_
 
@@ -34,6 +35,7 @@ class PG(nn.Module):
         if orthogonal_init:
             orthogonal_init_(self)
 
+    @masks_actions
     def forward(self, obs: torch.Tensor, mode: str = 'compute_actor') -> Dict[str, torch.Tensor]:
         if mode != 'compute_actor':
             raise ValueError(f"PG has only mode 'compute_actor', got {mode!r}")

@@ -12,6 +12,7 @@ from typing import Any, Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import strips_action_mask
 from ding.model.common import FCEncoder, mlp
 from ding.model.heads import as_activation_class
 from ding.model.vac import VAC, orthogonal_init_
@@ -49,6 +50,7 @@ class PPG(nn.Module):
     def compute_actor(self, obs: torch.Tensor) -> Dict[str, Any]:
         return self.actor_critic.compute_actor(obs)
 
+    @strips_action_mask
     def compute_critic(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return {'value': self.aux_critic(obs).squeeze(-1)}
 

@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions, strips_action_mask
 from ding.model.common import flat_dim, mlp
 from ding.utils.registry import MODEL_REGISTRY
 
@@ -142,9 +143,11 @@ class DiscreteQAC(nn.Module):
     def critic_params(self) -> List[nn.Parameter]:
         return list(self.critic.parameters())
 
+    @masks_actions
     def compute_actor(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return {'logit': self.actor(obs.flatten(1))}
 
+    @strips_action_mask
     def q_all(self, obs: torch.Tensor, detach_weights: bool = False) -> torch.Tensor:
         """Every critic's Q for all actions, [k, B, A]."""
         return self.critic(obs.flatten(1), detach_weights)

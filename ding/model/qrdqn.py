@@ -9,6 +9,7 @@ from typing import Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.common import mlp
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import as_activation_class
@@ -52,5 +53,6 @@ class QRDQN(nn.Module):
         self.head = QRDQNHead(head_hidden_size or feature_size, _action_count(action_shape), head_layer_num, act,
                               num_quantiles=num_quantiles, input_size=feature_size)
 
+    @masks_actions
     def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return self.head(self.encoder(obs))

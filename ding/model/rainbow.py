@@ -8,6 +8,7 @@ from typing import Dict, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import as_activation_class
 from ding.model.noisy import noisy_mlp
@@ -60,5 +61,6 @@ class RainbowDQN(nn.Module):
     def support(self) -> torch.Tensor:
         return self.head.support
 
+    @masks_actions
     def forward(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return self.head(self.encoder(obs))

@@ -14,6 +14,7 @@ from typing import Any, Dict, Optional, Sequence, Type
 import torch
 from torch import nn
 
+from ding.model.action_mask import masks_actions, strips_action_mask
 from ding.model.common import FCEncoder, flat_dim, mlp
 from ding.model.dict_obs import collated_dict_obs
 
@@ -119,12 +120,15 @@ class VAC(nn.Module):
     def _encoder_input(self, obs: Any) -> Any:
         return collated_dict_obs(obs) if self._user_encoder else obs
 
+    @masks_actions
     def compute_actor(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return {'logit': self.actor_head(self.actor_encoder(self._encoder_input(obs)))}
 
+    @strips_action_mask
     def compute_critic(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         return {'value': self.critic_head(self.critic_encoder(self._encoder_input(obs))).squeeze(-1)}
 
+    @masks_actions
     def compute_actor_critic(self, obs: torch.Tensor) -> Dict[str, torch.Tensor]:
         obs = self._encoder_input(obs)
         actor_feat = self.actor_encoder(obs)

@@ -44,7 +44,7 @@ class A2CPolicy(OnPolicyBase):
         logp, entropy = self._evaluate_actions(out['logit'], self._learn_action(mb))
         adv = normalize_advantage(mb['adv']) if cfg.adv_norm else mb['adv']
         losses = a2c_loss(logp, adv, out['value'], mb['return'], entropy, value_weight=cfg.value_weight,
-                          entropy_weight=cfg.entropy_weight)
+                          entropy_weight=self._entropy_weight())
         grad_norm = self._optimizer_step(losses['total_loss'])
         return self._scalars(dict(losses, grad_norm=grad_norm))
 

@@ -26,6 +26,7 @@ from easydict import EasyDict
 
 from ding.data.batch import Batch
 from ding.policy.acting_weights import ActingWeights
+from ding.torch_utils.lr_schedule import ScheduledLR, lr_schedulers_of, optimizers_of, parse_schedule
 # The modes live in their own module; these names stay importable from here.
 from ding.policy.policy_modes import CollectMode, EvalMode, LearnMode  # noqa: F401
 from ding.utils.class_config import merged_class_config
@@ -60,7 +61,9 @@ class Policy(ActingWeights):
         discount_factor=0.99,
         nstep=1,
         model=dict(),
-        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False),
+        # lr_scheduler: None, or a schedule of every learning rate over the updates
+        # (DI-engine's dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py)
+        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False, lr_scheduler=None),
         collect=dict(n_sample=None, n_episode=None, unroll_len=1),
         eval=dict(evaluator=dict(eval_freq=1000)),
         other=dict(),
@@ -98,6 +101,31 @@ class Policy(ActingWeights):
             set_di_engine_attributes(self)
         for field in self._fields:
             getattr(self, f'_init_{field}')()
+        self._scheduled_lr = self._make_lr_schedule() if 'learn' in self._fields else None
+
+    def _make_lr_schedule(self) -> Optional[ScheduledLR]:
+        """`learn.lr_scheduler` over every optimizer `_init_learn` made, whatever the policy: the
+        one place schedules are built, so no policy can forget it."""
+        schedule = parse_schedule(self._cfg.learn.get('lr_scheduler'), 'policy.learn.lr_scheduler')
+        if schedule is None:
+            return None
+        optimizers, own = optimizers_of(self), lr_schedulers_of(self)
+        if not optimizers:
+            raise ValueError(f'policy.learn.lr_scheduler: {type(self).__name__} has no optimizer to schedule')
+        if self._di_engine_protocol and own:  # DI-engine's own policy code reads the key and steps its scheduler
+            logger.info('%s runs its own learning-rate scheduler: policy.learn.lr_scheduler is left to it',
+                        type(self).__name__)
+            return None
+        return ScheduledLR(schedule, optimizers, own)
+
+    def _after_update(self) -> None:
+        """Called by the learn mode after each `_forward_learn`: the schedules move one update on."""
+        if self._scheduled_lr is not None:
+            self._scheduled_lr.step()
+
+    def _lr_scaled(self, base_lr: float) -> float:
+        """The rate this update runs with for a group configured at `base_lr` (for the logged `cur_lr_*`)."""
+        return base_lr * (self._scheduled_lr.factor if getattr(self, '_scheduled_lr', None) is not None else 1.0)
 
     # --- hooks for subclasses -----------------------------------------------------------
     def default_model(self) -> torch.nn.Module:

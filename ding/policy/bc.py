@@ -99,7 +99,7 @@ class BehaviourCloningPolicy(Policy):
             loss = bc_discrete_loss(logit, data.action, 0.1 if self._cfg.learn.ce_label_smooth else 0.0)
             if self._cfg.learn.show_accuracy:
                 stats['accuracy'] = (logit.argmax(-1) == data.action.long().reshape(-1)).float().mean().item()
-        lr = self._lr_now()
+        lr = self._lr_scaled(self._lr_now())  # its own decay, times learn.lr_scheduler's factor
         for group in self._optimizer.param_groups:
             group['lr'] = lr
         self._optimizer.zero_grad(set_to_none=True)

@@ -106,8 +106,8 @@ class CQLPolicy(SACPolicy):
             'target_q_value': target.mean(),
             'td_error': td_abs.mean(),
         })
-        return {**stats, 'cur_lr_q': self._cfg.learn.learning_rate_q,
-                'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
+        return {**stats, 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q),
+                'cur_lr_p': self._lr_scaled(self._cfg.learn.learning_rate_policy), **self._priority(td_abs)}
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['td_loss', 'cql_penalty', 'alpha_prime', 'td_error']

@@ -80,8 +80,9 @@ class D4PGPolicy(DDPGPolicy):
         self._learn_iter += 1
         stats['total_loss'] = total
         stats['action'] = action.mean()
-        return {**self._to_floats(stats), 'cur_lr_actor': self._cfg.learn.learning_rate_actor,
-                'cur_lr_critic': self._cfg.learn.learning_rate_critic, **self._priority(critic.td_error_per_sample)}
+        return {**self._to_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
+                'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic),
+                **self._priority(critic.td_error_per_sample)}
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['action']

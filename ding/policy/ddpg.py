@@ -83,8 +83,8 @@ class DDPGPolicy(QACPolicyBase):
             self._update_target()
         self._learn_iter += 1
         stats['total_loss'] = total
-        return {**self._to_floats(stats), 'cur_lr_actor': self._cfg.learn.learning_rate_actor,
-                'cur_lr_critic': self._cfg.learn.learning_rate_critic, **self._priority(td_abs)}
+        return {**self._to_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
+                'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic), **self._priority(td_abs)}
 
     def _actor_loss(self, obs: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
         """The actor climbs Q (`action`, the batch's own, is for variants that use it: TD3+BC)."""

@@ -212,6 +212,7 @@ class DIEngineLearnMode(_Attributes, LearnMode):
         data = transition_list(data)
         with p._weights_lock:
             out = p._forward_learn(data)
+            p._after_update()
             p.publish_weights()
         return out
 

@@ -80,7 +80,7 @@ class DiscreteSACPolicy(SACPolicyBase):
             'q_value': q[0].mean(),
             'entropy': entropy.mean(),
         })
-        return {**stats, 'cur_lr_q': self._cfg.learn.learning_rate_q, **self._priority(td_abs)}
+        return {**stats, 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q), **self._priority(td_abs)}
 
     def _monitor_vars_learn(self) -> List[str]:
         return ['cur_lr_q', 'total_loss', 'critic_loss', 'policy_loss', 'alpha_loss', 'alpha', 'q_value', 'entropy']

@@ -106,7 +106,7 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         self._learn_step += 1
         self._update_target()
         priority = out.pop('priority')
-        result = {'cur_lr': self._optimizer.param_groups[0]['lr'], **self._to_floats(out)}
+        result = {'cur_lr': float(self._optimizer.param_groups[0]['lr']), **self._to_floats(out)}
         if self._cfg.priority:
             result['priority'] = priority.cpu().numpy()
         return result
@@ -204,8 +204,9 @@ class DQNPolicy(GraphedLearnMixin, Policy):
     # --- collect / eval ------------------------------------------------------------------
     def _forward_collect(self, obs: torch.Tensor, eps: Optional[float] = -1, **kwargs: Any) -> Dict[str, torch.Tensor]:
         """Epsilon-greedy on the collect model; eps absent, None or negative -> greedy."""
-        logit = self._collect_model(obs)['logit']
-        return {'action': epsilon_greedy(logit, -1 if eps is None else float(eps)), 'logit': logit}
+        out = self._collect_model(obs)
+        action = epsilon_greedy(out['logit'], -1 if eps is None else float(eps), out.get('action_mask'))
+        return {'action': action, 'logit': out['logit']}
 
     def _worker_actor_fn(self) -> Callable[[], Any]:
         """Eps-greedy on a CPU copy of the Q-network, acting inside env workers."""

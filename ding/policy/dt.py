@@ -84,7 +84,7 @@ class DTPolicy(Policy):
         torch.nn.utils.clip_grad_norm_(self._model.parameters(), self._cfg.clip_grad_norm_p)
         self._optimizer.step()
         self._scheduler.step()
-        return {'action_loss': float(loss.detach()), 'cur_lr': self._optimizer.param_groups[0]['lr']}
+        return {'action_loss': float(loss.detach()), 'cur_lr': float(self._optimizer.param_groups[0]['lr'])}
 
     def _monitor_vars_learn(self) -> List[str]:
         return ['cur_lr', 'action_loss']

@@ -133,7 +133,7 @@ class IMPALAPolicy(Policy):
         self._sync_gradients()
         self._optimizer.step()  # clips as learn.grad_clip_type says
         return {
-            'cur_lr': self._optimizer.param_groups[0]['lr'],
+            'cur_lr': float(self._optimizer.param_groups[0]['lr']),
             'total_loss': total.item(),
             'policy_loss': loss.policy_loss.item(),
             'value_loss': loss.value_loss.item(),

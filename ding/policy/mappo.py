@@ -71,7 +71,7 @@ class MAPPOPolicy(PPOPolicy):
             value_old, return_ = self._normalize(value_old), self._normalize(return_)
         losses = ppo_loss(logp, mb['logp'], adv, out['value'], value_old, return_, entropy,
                           clip_ratio=cfg.clip_ratio, value_clip=cfg.value_clip, value_weight=cfg.value_weight,
-                          entropy_weight=cfg.entropy_weight)
+                          entropy_weight=self._entropy_weight())
         grad_norm = self._optimizer_step(losses['total_loss'])
         return self._scalars(dict(losses, grad_norm=grad_norm))
 

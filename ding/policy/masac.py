@@ -64,7 +64,7 @@ class MASACPolicy(SACPolicyBase):
         stats = self._to_floats({'total_loss': total, 'critic_loss': loss_q, 'policy_loss': loss_pi,
                                  'alpha_loss': loss_alpha, 'alpha': alpha, 'q_value': q[0].mean(),
                                  'entropy': entropy.mean()})
-        return {**stats, 'cur_lr_q': self._cfg.learn.learning_rate_q}
+        return {**stats, 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q)}
 
     def _monitor_vars_learn(self) -> List[str]:
         return ['cur_lr_q', 'total_loss', 'critic_loss', 'policy_loss', 'alpha_loss', 'alpha', 'q_value', 'entropy']

@@ -6,6 +6,7 @@ evaluating takes the distribution's mode. For continuous actions with `action_bo
 the env receives the sample clipped to [-bound, bound] while the transition also keeps the
 unclipped sample as `raw_action`, so the learner scores exactly what was sampled.
 """
+import logging
 from typing import Any, Dict, Sequence, Union
 
 import torch
@@ -14,7 +15,10 @@ from torch.distributions import Categorical, Independent, Normal
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
+from ding.torch_utils.lr_schedule import parse_schedule
 from ding.torch_utils.optimizer_state import load_optimizer_state
+
+logger = logging.getLogger('ding.policy')
 
 
 def action_distribution(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> torch.distributions.Distribution:
@@ -59,7 +63,10 @@ class OnPolicyBase(Policy):
             # max global gradient norm; None disables clipping
             grad_clip_value=0.5,
             entropy_weight=0.0,
-            # anneal the learning rate linearly to 0 over this many updates; None keeps it constant
+            # None, or a schedule of entropy_weight over the learner updates, in lr_scheduler's layout
+            # (dict(type='linear', epoch_num=N, min_lr_lambda=m): the weight falls to m * entropy_weight)
+            entropy_scheduler=None,
+            # anneal the learning rate linearly to 0 over this many optimizer steps; None keeps it constant
             lr_decay_iters=None,
         ),
         collect=dict(discount_factor=0.99),
@@ -80,6 +87,19 @@ class OnPolicyBase(Policy):
         decay = self._cfg.learn.lr_decay_iters
         self._lr_schedule = None if not decay else torch.optim.lr_scheduler.LambdaLR(
             self._optimizer, lambda it: max(0.0, 1.0 - it / float(decay)))
+        self._entropy_schedule = parse_schedule(self._cfg.learn.entropy_scheduler, 'policy.learn.entropy_scheduler')
+        self._entropy_updates = 0  # learner updates (learn_mode.forward calls) the entropy schedule has seen
+
+    def _entropy_weight(self) -> float:
+        """entropy_weight for this update, after `learn.entropy_scheduler`."""
+        weight = float(self._cfg.learn.entropy_weight)
+        if self._entropy_schedule is None:
+            return weight
+        return weight * self._entropy_schedule.factor(self._entropy_updates)
+
+    def _after_update(self) -> None:
+        super()._after_update()
+        self._entropy_updates += 1
 
     def _optimizer_step(self, loss: torch.Tensor) -> float:
         """Backward, clip the gradient norm, step; returns the gradient norm before clipping."""
@@ -106,6 +126,8 @@ class OnPolicyBase(Policy):
         state = {'model': self._model.state_dict(), 'optimizer': self._optimizer.state_dict()}
         if self._lr_schedule is not None:
             state['lr_schedule'] = self._lr_schedule.state_dict()
+        if self._entropy_schedule is not None:
+            state['entropy_updates'] = self._entropy_updates
         return state
 
     def _load_state_dict_learn(self, state: Dict[str, Any]) -> None:
@@ -114,10 +136,17 @@ class OnPolicyBase(Policy):
             load_optimizer_state(self._optimizer, state['optimizer'])
         if 'lr_schedule' in state and getattr(self, '_lr_schedule', None) is not None:
             self._lr_schedule.load_state_dict(state['lr_schedule'])
+        if getattr(self, '_entropy_schedule', None) is not None:
+            if 'entropy_updates' not in state:
+                logger.warning('policy.learn.entropy_scheduler is set but the loaded learn state has no entropy '
+                               'schedule (saved without one): the schedule starts from update 0')
+            self._entropy_updates = int(state.get('entropy_updates', 0))
 
     def _scalars(self, values: Dict[str, Any]) -> Dict[str, float]:
         out = {k: float(v.detach()) if torch.is_tensor(v) else float(v) for k, v in values.items()}
-        out['cur_lr'] = self._optimizer.param_groups[0]['lr']
+        out['cur_lr'] = float(self._optimizer.param_groups[0]['lr'])
+        if self._entropy_schedule is not None:
+            out['entropy_weight'] = self._entropy_weight()
         return out
 
     # --- collect / eval ------------------------------------------------------------------

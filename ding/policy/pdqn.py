@@ -128,7 +128,7 @@ class PDQNPolicy(Policy):
         if train_q:
             soft_update(self._target_model.parameters(), model.parameters(), cfg.learn.target_theta)
         out = {
-            'cur_lr': cfg.learn.learning_rate_dis,
+            'cur_lr': self._lr_scaled(cfg.learn.learning_rate_dis),
             'q_loss': loss.q_loss.item(),
             'continuous_loss': loss.args_loss.item(),
             'total_loss': loss.q_loss.item() + loss.args_loss.item(),

@@ -35,6 +35,6 @@ class PGPolicy(OnPolicyBase):
         logit = self._model(data['obs'], mode='compute_actor')['logit']
         logp, entropy = self._evaluate_actions(logit, self._learn_action(data))
         ret = normalize_advantage(data['return']) if cfg.return_norm else data['return']
-        losses = pg_loss(logp, ret, entropy, entropy_weight=cfg.entropy_weight)
+        losses = pg_loss(logp, ret, entropy, entropy_weight=self._entropy_weight())
         grad_norm = self._optimizer_step(losses['total_loss'])
         return self._scalars(dict(losses, grad_norm=grad_norm))

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 import numpy as np
 
 from ding.data.batch import Batch, as_batch
+from ding.model.action_mask import split_action_mask
 from ding.policy.base_policy import Policy
 from ding.policy.policy_modes import _split_by_env
 from ding.utils.registry import POLICY_REGISTRY
@@ -56,8 +57,17 @@ class RandomPolicy:
     def forward_batch(self, obs: Any, **kwargs: Any) -> Dict[str, np.ndarray]:
         n = len(obs)
         out = self._mode.forward_batch(obs, **kwargs) if self.transition_keys else {}
-        out['action'] = sample_actions(self._space, n)
+        _, mask = split_action_mask(obs)
+        out['action'] = sample_actions(self._space, n) if mask is None else self._allowed_actions(mask)
         return out
+
+    def _allowed_actions(self, mask: Any) -> np.ndarray:
+        """One action per row drawn uniformly from those the row's action mask allows."""
+        allowed = np.asarray(mask.cpu() if hasattr(mask, 'cpu') else mask) != 0
+        if not allowed.any(axis=-1).all():
+            raise ValueError('an observation\'s action_mask allows no action')
+        rng = self._space.np_random
+        return np.array([rng.choice(np.flatnonzero(row)) for row in allowed], dtype=np.int64)
 
     def forward(self, data: Any, **kwargs: Any) -> Any:
         """`{env_id: obs}` -> `{env_id: {'action': ...}}`; a stacked array goes to `forward_batch`."""

@@ -5,6 +5,7 @@ and acting on a stacked observation batch (`forward_batch`, the hot path) with D
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import copy
+import logging
 
 import numpy as np
 import torch
@@ -14,6 +15,8 @@ from ding.data.batch import Batch, as_batch
 
 if TYPE_CHECKING:
     from ding.policy.base_policy import Policy
+
+logger = logging.getLogger('ding.policy')
 
 
 def _to_numpy(out: Mapping[str, Any]) -> Dict[str, Any]:
@@ -68,6 +71,22 @@ class _Mode:
         return f'{type(self).__name__}({self._policy!r})'
 
 
+SCHEDULE_KEY = 'lr_scheduler'  # the learn state's entry for learn.lr_scheduler (ding/torch_utils/lr_schedule.py)
+
+
+def load_schedule_state(policy: 'Policy', state: Mapping[str, Any]) -> None:
+    """After the policy loaded its own learn state (optimizers included): the schedule's place."""
+    schedule = policy._scheduled_lr
+    if schedule is None:
+        return
+    if SCHEDULE_KEY not in state:
+        logger.warning('policy.learn.lr_scheduler is set but the loaded learn state has no schedule '
+                       '(saved without one): the schedule starts from update 0')
+        schedule.load_state_dict({'updates': 0})
+        return
+    schedule.load_state_dict(state[SCHEDULE_KEY])
+
+
 class LearnMode(_Mode):
     name = 'learn'
 
@@ -79,6 +98,7 @@ class LearnMode(_Mode):
             if not p._model.training:
                 p._model.train()
             out = p._forward_learn(batch)
+            p._after_update()
             p.publish_weights()
         return out
 
@@ -87,11 +107,15 @@ class LearnMode(_Mode):
         the live tensors, which the next update (in async mode, in another thread) would change
         under the caller, so a checkpoint could mix two optimizer steps."""
         with self._policy._weights_lock:
-            return copy.deepcopy(self._policy._state_dict_learn())
+            state = self._policy._state_dict_learn()
+            if self._policy._scheduled_lr is not None:  # where the schedules are: a resumed run goes on from there
+                state = {**state, SCHEDULE_KEY: self._policy._scheduled_lr.state_dict()}
+            return copy.deepcopy(state)
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         with self._policy._weights_lock:
             self._policy._load_state_dict_learn(state)
+            load_schedule_state(self._policy, state)
             self._policy.publish_weights()
 
     def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:

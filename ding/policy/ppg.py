@@ -94,9 +94,9 @@ class PPGOffPolicy(OnPolicyBase):
         value_clip = cfg.clip_ratio if cfg.value_clip else None
         value_loss = cfg.value_weight * ppo_value_loss(value_new, val['value'], val['return'], value_clip)
         entropy = entropy.mean()
-        total = policy.loss - cfg.entropy_weight * entropy + value_loss
+        total = policy.loss - self._entropy_weight() * entropy + value_loss
         self._optimizer_step(total)
-        self._aux_memories.append(Batch({k: val[k].detach() for k in ('obs', 'value', 'return')}))
+        self._aux_memories.append(Batch({k: _detached(val[k]) for k in ('obs', 'value', 'return')}))
         self._train_iteration += 1
         out = {'policy_loss': policy.loss, 'value_loss': value_loss, 'entropy_loss': entropy,
                'policy_adv_abs_max': adv.abs().max(), 'approx_kl': policy.approx_kl, 'clipfrac': policy.clip_fraction,
@@ -163,3 +163,8 @@ class PPGOffPolicy(OnPolicyBase):
         if self._cfg.action_space == 'continuous':
             result['raw_action'] = raw
         return result
+
+
+def _detached(column: Any) -> Any:
+    """A column without its autograd history; a dict obs (an action mask beside it) column by column."""
+    return column.apply(lambda v: v.detach()) if isinstance(column, Batch) else column.detach()

@@ -70,7 +70,7 @@ class PPOPolicy(OnPolicyBase):
         adv = normalize_advantage(mb['adv']) if cfg.adv_norm else mb['adv']
         losses = ppo_loss(logp, mb['logp'], adv, out['value'], mb['value'], mb['return'], entropy,
                           clip_ratio=cfg.clip_ratio, value_clip=cfg.value_clip, value_weight=cfg.value_weight,
-                          entropy_weight=cfg.entropy_weight)
+                          entropy_weight=self._entropy_weight())
         grad_norm = self._optimizer_step(losses['total_loss'])
         return self._scalars(dict(losses, grad_norm=grad_norm))
 

@@ -71,7 +71,13 @@ class QMIXPolicy(DQNPolicy):
         return cls
 
     def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> 'QMIXPolicy':
-        return super().__new__(cls.variant_for(cfg))
+        if cfg is None:  # unpickling or copying an instance: its class is the one it was built as
+            return super().__new__(cls)
+        variant = cls.variant_for(cfg)
+        if issubclass(variant, cls):
+            return super().__new__(variant)
+        # RecurrentVDNPolicy is no VDNPolicy: Python would not call __init__ on it, so build it here
+        return variant(cfg, *args, **kwargs)
 
     def default_model(self) -> torch.nn.Module:
         from ding.model.qmix import QMix, VDN

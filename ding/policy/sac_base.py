@@ -64,8 +64,8 @@ class SACPolicyBase(QACPolicyBase):
         stats = dict(self._run_update(self._learn_inputs(data)))
         self._learn_iter += 1
         td_abs = stats.pop('td_abs')
-        return {**self._to_floats(stats), 'cur_lr_q': self._cfg.learn.learning_rate_q,
-                'cur_lr_p': self._cfg.learn.learning_rate_policy, **self._priority(td_abs)}
+        return {**self._to_floats(stats), 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q),
+                'cur_lr_p': self._lr_scaled(self._cfg.learn.learning_rate_policy), **self._priority(td_abs)}
 
     def _state_dict_learn(self) -> Dict[str, Any]:
         return {**super()._state_dict_learn(), 'log_alpha': self._log_alpha.detach().clone()}

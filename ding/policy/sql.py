@@ -67,9 +67,10 @@ class SQLPolicy(DQNPolicy):
 
     def _forward_collect(self, obs: torch.Tensor, eps: Optional[float] = -1, **kwargs: Any) -> Dict[str, torch.Tensor]:
         """Boltzmann sampling at temperature `learn.alpha`, uniform with probability eps."""
-        logit = self._collect_model(obs)['logit']
-        action = boltzmann_action(logit, float(self._cfg.learn.alpha), -1 if eps is None else float(eps))
-        return {'action': action, 'logit': logit}
+        out = self._collect_model(obs)
+        action = boltzmann_action(out['logit'], float(self._cfg.learn.alpha), -1 if eps is None else float(eps),
+                                  out.get('action_mask'))
+        return {'action': action, 'logit': out['logit']}
 
     def _worker_actor_fn(self) -> Optional[Callable[[], Any]]:
         return None  # DQN's worker actor is eps-greedy; this policy samples from a softmax

@@ -41,17 +41,33 @@ class EpsGreedyActor:
     def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
         self.model.load_state_dict(state_dict)
 
-    def __call__(self, obs: np.ndarray, eps: Optional[float] = 0.0, warmup: bool = False, **_: Any) -> np.ndarray:
+    def __call__(self, obs: Any, eps: Optional[float] = 0.0, warmup: bool = False, **_: Any) -> np.ndarray:
         with torch.no_grad():
-            logit = self.model(torch.from_numpy(np.asarray(obs, dtype=np.float32)))[self.logit_key]
-        n_action = logit.shape[-1]
+            out = self.model(_float_tensors(obs))
+        logit, mask = out[self.logit_key], out.get('action_mask')  # a dict obs's action mask, if any
+        rows = np.ones(len(logit), bool)
         if warmup:
-            return self.rng.integers(0, n_action, len(logit)).astype(np.int64)
-        action = logit.argmax(-1).numpy()
+            return self._uniform(rows, logit.shape[-1], mask)
+        action = logit.argmax(-1).numpy()  # the model masked the logits of forbidden actions
         if eps is not None and eps > 0:
             explore = self.rng.random(len(action)) < eps
-            action[explore] = self.rng.integers(0, n_action, int(explore.sum()))
+            action[explore] = self._uniform(explore, logit.shape[-1], mask)
         return action
+
+    def _uniform(self, rows: np.ndarray, n_action: int, mask: Optional[torch.Tensor]) -> np.ndarray:
+        """An action for each selected row, uniform over the actions its row of `mask` allows (all
+        of them without a mask)."""
+        if mask is None:
+            return self.rng.integers(0, n_action, int(rows.sum())).astype(np.int64)
+        allowed = np.asarray(mask)[rows] != 0
+        return np.array([self.rng.choice(np.flatnonzero(row)) for row in allowed], dtype=np.int64)
+
+
+def _float_tensors(obs: Any) -> Any:
+    """A numpy obs batch as float32 tensors; a dict obs (an action mask beside the observation) key by key."""
+    if hasattr(obs, 'items'):
+        return {k: _float_tensors(v) for k, v in obs.items()}
+    return torch.from_numpy(np.asarray(obs, dtype=np.float32))
 
 
 def actor_seed(seed: int) -> int:

@@ -1,6 +1,6 @@
 """Epsilon-greedy exploration: the schedule of epsilon over env steps, and the action choice."""
 import math
-from typing import Callable
+from typing import Callable, Optional
 
 import torch
 
@@ -40,14 +40,22 @@ def get_epsilon_greedy_fn(start: float, end: float, decay: float, type_: str = '
     return _SCHEDULES[kind](start, end, decay)
 
 
-def epsilon_greedy(logit: torch.Tensor, eps: float) -> torch.Tensor:
+def epsilon_greedy(logit: torch.Tensor, eps: float, action_mask: Optional[torch.Tensor] = None) -> torch.Tensor:
     """Per row: with probability eps a uniformly random action (any of the A, the greedy one
-    included), otherwise argmax. logit [B, A] -> action int64 [B]. eps < 0 means greedy.
-    Uses torch's global generator, so `set_pkg_seed` makes it repeatable."""
+    included; with `action_mask` [B, A], any allowed one), otherwise argmax. logit [B, A] ->
+    action int64 [B]. eps < 0 means greedy. Uses torch's global generator, so `set_pkg_seed`
+    makes it repeatable."""
     greedy = logit.argmax(dim=-1)
     if eps <= 0:
         return greedy
-    batch, n_action = logit.shape[0], logit.shape[-1]
-    explore = torch.rand(batch, device=logit.device) < eps
-    random_action = torch.randint(n_action, (batch, ), device=logit.device)
-    return torch.where(explore, random_action, greedy)
+    explore = torch.rand(logit.shape[0], device=logit.device) < eps
+    return torch.where(explore, uniform_action(logit, action_mask), greedy)
+
+
+def uniform_action(logit: torch.Tensor, action_mask: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """Per row of logit [B, A], an action drawn uniformly from the A (or from those `action_mask`
+    [B, A] allows); int64 [B], from torch's global generator."""
+    if action_mask is None:
+        return torch.randint(logit.shape[-1], (logit.shape[0], ), device=logit.device)
+    allowed = (torch.as_tensor(action_mask, device=logit.device) != 0).float()
+    return torch.multinomial(allowed, 1).squeeze(-1)

@@ -8,6 +8,7 @@ from typing import Optional
 
 import torch
 
+from ding.rl_utils.exploration import uniform_action
 from ding.rl_utils.qac_targets import td_target
 from ding.rl_utils.td import QTDOutput
 
@@ -35,11 +36,13 @@ def q_nstep_sql_td_error(q: torch.Tensor, next_q_target: torch.Tensor, action: t
     return QTDOutput(sq.mean(), err.detach().abs(), q_sa.detach(), target)
 
 
-def boltzmann_action(q: torch.Tensor, alpha: float, eps: float = -1) -> torch.Tensor:
+def boltzmann_action(q: torch.Tensor, alpha: float, eps: float = -1,
+                     action_mask: Optional[torch.Tensor] = None) -> torch.Tensor:
     """Sample a ~ softmax(Q(s, .) / alpha) per row, or with probability eps a uniform action
-    (eps < 0: never). q [B, A] -> action int64 [B]; torch's global generator, so seeded runs repeat."""
+    (among those `action_mask` allows; eps < 0: never). q [B, A] -> action int64 [B]; torch's
+    global generator, so seeded runs repeat."""
     action = torch.distributions.Categorical(logits=q / alpha).sample()
     if eps <= 0:
         return action
     explore = torch.rand(q.shape[0], device=q.device) < eps
-    return torch.where(explore, torch.randint(q.shape[-1], (q.shape[0], ), device=q.device), action)
+    return torch.where(explore, uniform_action(q, action_mask), action)

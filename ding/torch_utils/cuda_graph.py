@@ -6,9 +6,10 @@ hundreds of kernels of a few microseconds each, and the Python that launches the
 the GPU that runs them. Captured once and replayed, the update costs one launch.
 
 The captured function must be pure tensor work on fixed shapes: no `.item()` or other host sync,
-no Python branch on tensor values, an optimizer made with `capturable=True`, and learning rates
-fixed (they are baked into the graph). Its outputs are the graph's own buffers, overwritten by
-the next replay: read them before calling again.
+no Python branch on tensor values, and an optimizer made with `capturable=True`. A float learning
+rate is baked into the graph; `learn.lr_scheduler` makes each group's lr a tensor it updates in
+place (ding/torch_utils/lr_schedule.py), which every replay reads. The function's outputs are
+the graph's own buffers, overwritten by the next replay: read them before calling again.
 """
 from typing import Callable, Dict, Optional, Tuple
 
