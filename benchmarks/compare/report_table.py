@@ -76,8 +76,8 @@ def render_markdown(results: Dict[str, Any]) -> str:
         '',
         f"Generated {results['generated_at']}{' (QUICK smoke run: not a measurement)' if results['quick'] else ''}"
         f"{' (TUNING run: not for publication)' if results.get('tuning') else ''}. "
-        f"Seeds {', '.join(map(str, results['seeds']))}{held_out_text(results)}; median over seeds of the wall seconds / env steps at the "
-        f'first evaluation reaching the threshold (every {eval_every_text(results)} env steps, 10 greedy episodes '
+        f"Seeds {', '.join(map(str, results['seeds']))}{held_out_text(results)}; median over seeds of the wall "
+        f'seconds / env steps at the first evaluation reaching the threshold (every {eval_every_text(results)} env steps, 10 greedy episodes '
         'on a separate env; wall time from just before training starts, evaluations included). (n/m): seeds that '
         'reached it. A framework stopped by its wall cap before a threshold is "not reached" there, and the row '
         'gets no ratio.',
