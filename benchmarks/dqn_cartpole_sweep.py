@@ -6,7 +6,8 @@ seed in fewer env steps and less time than the shipped one is a better config to
 
     python benchmarks/dqn_cartpole_sweep.py [--seeds 0 1 2 3 4] [--rows shipped upc128 ...]
 Writes benchmarks/results/dqn_cartpole_sweep.json (rows this invocation ran replace those of the
-same name, so rows can be run in parts).
+same name, so rows can be run in parts), with `tuning_seeds`: every seed any row ran, which the
+comparison harness then refuses to report on (benchmarks/compare/seed_guard.py).
 """
 import argparse
 import json
@@ -108,6 +109,7 @@ def main() -> None:
         results['rows'][row]['summary'] = summarize(results['rows'][row]['per_seed'])
         results['rows'][row]['generated_at'] = now  # rows run together share the machine's load
     results['generated_at'] = now
+    results['tuning_seeds'] = sorted({int(s) for row in results['rows'].values() for s in row['per_seed']})
     results['protocol'] = 'benchmarks/compare/runners/ours_runner.py, CartPole-v1, one torch thread'
     atomic_write_json(str(OUT), results)
     for row in args.rows:

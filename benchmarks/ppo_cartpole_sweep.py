@@ -6,7 +6,8 @@ better with every seed is a better config to ship.
 
     python benchmarks/ppo_cartpole_sweep.py [--seeds 0 1 2 3 4 5] [--rows shipped lr_decay_1000 ...]
 Writes benchmarks/results/ppo_cartpole_sweep.json (rows this invocation ran replace those of the same
-name, so rows can be run in parts).
+name, so rows can be run in parts), with `tuning_seeds`: every seed any row ran, which the
+comparison harness then refuses to report on (benchmarks/compare/seed_guard.py).
 """
 import argparse
 import json
@@ -74,6 +75,7 @@ def main() -> None:
                    cpu=cpu.fractions, runs=runs, **summarise(runs))
         print(name, json.dumps({k: v for k, v in row.items() if k != 'runs'}), flush=True)
         result['rows'][name] = row
+        result['tuning_seeds'] = sorted({r['seed'] for row in result['rows'].values() for r in row['runs']})
         atomic_write_json(args.out, result)
 
 

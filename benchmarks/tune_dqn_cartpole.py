@@ -7,7 +7,9 @@ In DIR (default ./tune_acceptance): the study (`ding tune --algo dqn --env CartP
 --parallel K`, resumed if it is there) and one `ding train` run per (config, seed), each reused
 when its result.json is there. Time to 475: the env steps and seconds (from just before training,
 `result.json`'s time_s) at the first evaluation (10 greedy episodes every 1,024 env steps) whose
-mean return reaches 475. Writes benchmarks/results/tune_dqn_cartpole.json.
+mean return reaches 475. Writes benchmarks/results/tune_dqn_cartpole.json, with `tuning_seeds`:
+the study's seeds and the comparison's, which the comparison harness then refuses to report on
+(benchmarks/compare/seed_guard.py).
 """
 import argparse
 import csv
@@ -25,6 +27,7 @@ from ding.utils.fileio import atomic_write_json  # noqa: E402
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results', 'tune_dqn_cartpole.json')
 THRESHOLD = 475.0
 STUDY = 'tune_dqn_cartpole-v1'
+STUDY_SEEDS = 1  # passed to `ding tune --seeds`: each trial trains seeds 0..STUDY_SEEDS-1
 
 
 def ding(*args: str, cwd: str) -> None:
@@ -78,7 +81,7 @@ def main() -> None:
     work = os.path.abspath(args.work_dir)
     os.makedirs(work, exist_ok=True)
     ding('tune', '--algo', 'dqn', '--env', 'CartPole-v1', '--trials', str(args.trials), '--parallel',
-         str(args.parallel), cwd=work)  # runs only the trials still missing
+         str(args.parallel), '--seeds', str(STUDY_SEEDS), cwd=work)  # runs only the trials still missing
     best_yaml = os.path.join(work, STUDY, 'best.yaml')
     arms = {'shipped': ['--algo', 'dqn', '--env', 'CartPole-v1'], 'tuned': ['-f', best_yaml]}
     runs = {name: [train(work, name, seed, config) for seed in args.seeds] for name, config in arms.items()}
@@ -89,10 +92,12 @@ def main() -> None:
         study = json.load(f)
     result = {
         'benchmark': 'tune_dqn_cartpole', 'date': datetime.now(timezone.utc).isoformat(),
-        'command': f'ding tune --algo dqn --env CartPole-v1 --trials {args.trials} --parallel {args.parallel}',
+        'command': (f'ding tune --algo dqn --env CartPole-v1 --trials {args.trials} --parallel {args.parallel} '
+                    f'--seeds {STUDY_SEEDS}'),
         'threshold': THRESHOLD, 'objective': study.get('objective'),
         'study': study_summary(os.path.join(work, STUDY)),
         'best_overrides': best_overrides(best_yaml), 'summary': summary, 'runs': runs,
+        'tuning_seeds': sorted(set(range(STUDY_SEEDS)) | set(args.seeds)),
         'note': 'shared 2-core machine, niced, other jobs running: wall seconds are noisy, compare env steps',
     }
     atomic_write_json(OUT, result)

@@ -3,6 +3,10 @@ threshold at the first evaluation reaching it, and their median over seeds.
 
 A seed that never reached a threshold counts as +inf in the median, so the median is finite
 only when more than half the seeds reached it; `reached` says how many did.
+
+A seed stopped by its wall cap (or killed without an end record) before a threshold has no
+result for it: 'not reached in N env steps' is all it says, and no ratio is drawn from a row
+holding such a seed (issue 37: a ratio against a capped run measures the cap, not the framework).
 Standard library only.
 """
 import json
@@ -49,9 +53,28 @@ def median_or_none(values: Iterable[float]) -> Optional[float]:
     return None if math.isinf(m) else m
 
 
+# End reasons after which an unreached threshold is a result ('not reached in the budget').
+# Anything else ('wall_cap', a run killed before its end record) stopped the run early.
+FINISHED_REASONS = ('threshold', 'env_step_budget', 'framework_stopped')
+
+
+def stopped_early(run: Dict[str, Any]) -> bool:
+    """Whether the run ended by its wall cap or died, rather than by threshold or env-step budget."""
+    return run['end'] is None or run['end'].get('reason') not in FINISHED_REASONS
+
+
+def last_env_steps(run: Dict[str, Any]) -> int:
+    if run['end'] is not None and 'env_steps' in run['end']:
+        return run['end']['env_steps']
+    return run['evals'][-1]['env_steps'] if run['evals'] else 0
+
+
 def summarize_threshold(runs: Dict[int, Dict[str, Any]], threshold: float) -> Dict[str, Any]:
-    """Per seed first reach, and the medians over all seeds (unreached seeds as +inf)."""
+    """Per seed first reach, the medians over all seeds (unreached seeds as +inf), and the env
+    steps at which each seed that missed the threshold was stopped early (`wall_capped`)."""
     per_seed = {seed: first_reach(run['evals'], threshold) for seed, run in sorted(runs.items())}
+    wall_capped = {str(seed): last_env_steps(runs[seed]) for seed, hit in per_seed.items()
+                   if hit is None and stopped_early(runs[seed])}
     reached = [r for r in per_seed.values() if r is not None]
     inf = float('inf')
     return {
@@ -61,6 +84,7 @@ def summarize_threshold(runs: Dict[int, Dict[str, Any]], threshold: float) -> Di
         'median_wall_s': median_or_none(r['wall_s'] if r else inf for r in per_seed.values()),
         'median_env_steps': median_or_none(r['env_steps'] if r else inf for r in per_seed.values()),
         'per_seed': {str(seed): r for seed, r in per_seed.items()},
+        'wall_capped': wall_capped,
     }
 
 
@@ -74,6 +98,7 @@ def summarize_runs(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
             'returncode': run.get('returncode'),
             'env_steps': end.get('env_steps', evals[-1]['env_steps'] if evals else 0),
             'wall_s': end.get('wall_s', evals[-1]['wall_s'] if evals else None),
+            'eval_s': end.get('eval_s'),  # the evaluations' share of wall_s (protocol rule 5)
             'best_return': max((e['mean_return'] for e in evals), default=None),
             'n_evals': len(evals),
         }
@@ -103,9 +128,16 @@ def summarize_benchmark(thresholds: Sequence[float], runs_by_framework: Dict[str
 OURS_ASYNC = 'ours_async'  # our runner with async_mode=True: a column of ours, not a peer
 
 
+def capped_frameworks(benchmark_summary: Dict[str, Any], threshold_index: int) -> List[str]:
+    """The frameworks with a seed stopped early (wall cap) before this threshold: the row gets no ratio."""
+    return [name for name, s in benchmark_summary.items() if s['thresholds'][threshold_index].get('wall_capped')]
+
+
 def async_ratio(benchmark_summary: Dict[str, Any], threshold_index: int) -> Optional[float]:
     """Our median wall time with async_mode over the one without, both run in the same sitting."""
     if 'ours' not in benchmark_summary or OURS_ASYNC not in benchmark_summary:
+        return None
+    if any(f in ('ours', OURS_ASYNC) for f in capped_frameworks(benchmark_summary, threshold_index)):
         return None
     sync_t, async_t = (benchmark_summary[f]['thresholds'][threshold_index]['median_wall_s']
                        for f in ('ours', OURS_ASYNC))
@@ -114,8 +146,11 @@ def async_ratio(benchmark_summary: Dict[str, Any], threshold_index: int) -> Opti
 
 def speed_ratio(benchmark_summary: Dict[str, Any], threshold_index: int, ours: str = 'ours') -> Optional[float]:
     """Our median wall time over the fastest peer's (bars.md target: <= 0.5). Our async column
-    ('ours_async') is not a peer."""
+    ('ours_async') is not a peer. None when any framework of the row was stopped by its wall cap
+    before the threshold: its time is unknown, so 'fastest peer' would be a guess."""
     if ours not in benchmark_summary:
+        return None
+    if any(f != OURS_ASYNC for f in capped_frameworks(benchmark_summary, threshold_index)):
         return None
     ours_t = benchmark_summary[ours]['thresholds'][threshold_index]['median_wall_s']
     peers: List[float] = [

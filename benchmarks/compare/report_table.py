@@ -1,8 +1,10 @@
 """The comparison as a markdown table: one row per (benchmark, threshold), one column per
-framework, each cell 'median wall s / median env steps (seeds reached / seeds)'."""
+framework, each cell 'median wall s / median env steps (seeds reached / seeds)'. A framework
+stopped by its wall cap before the threshold reads 'not reached in N env steps (wall cap)', and
+its row has no ratio."""
 from typing import Any, Dict, List, Optional
 
-from aggregate import OURS_ASYNC, async_ratio, speed_ratio
+from aggregate import OURS_ASYNC, async_ratio, capped_frameworks, speed_ratio
 from benchmark_specs import EVAL_EVERY_ENV_STEPS
 
 FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode', 'sb3': 'Stable-Baselines3',
@@ -20,21 +22,22 @@ def format_steps(steps: float) -> str:
     return f'{steps / 1000:.1f}k'
 
 
-def format_cell(summary: Optional[Dict[str, Any]], budget: int, runs: Optional[Dict[str, Any]] = None,
-                cap: Optional[float] = None) -> str:
+def format_cell(summary: Optional[Dict[str, Any]], budget: int) -> str:
     if summary is None:
         return 'not run'
-    count = f"({summary['reached']}/{summary['seeds']})"
+    capped = summary.get('wall_capped') or {}
     if summary['median_wall_s'] is None:
-        ends = list((runs or {}).values())
-        if ends and cap and all(r['end_reason'] == 'wall_cap' for r in ends):  # stopped by time, not by budget
-            steps = format_steps(max(r['env_steps'] for r in ends))
-            return f'not reached in the {cap:g} s cap (at {steps} env steps) {count}'
-        return f'not reached in {format_steps(budget)} {count}'
+        count = f"({summary['reached']}/{summary['seeds']})"
+        if capped:  # the fewest env steps a capped seed ran: what every capped seed can claim
+            return f'not reached in {format_steps(min(capped.values()))} env steps (wall cap) {count}'
+        return f'not reached in {format_steps(budget)} env steps {count}'
+    count = f"({summary['reached']}/{summary['seeds']}{f', {len(capped)} wall-capped' if capped else ''})"
     return f"{summary['median_wall_s']:.1f} s / {format_steps(summary['median_env_steps'])} {count}"
 
 
-def format_ratio(ratio: Optional[float]) -> str:
+def format_ratio(ratio: Optional[float], capped: bool = False) -> str:
+    if capped:
+        return 'no ratio (wall cap)'
     return '-' if ratio is None else f'{ratio:.2f}x'
 
 
@@ -42,12 +45,14 @@ def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> L
     rows, with_async = [], OURS_ASYNC in frameworks
     per_fw = bench['frameworks']
     for i, threshold in enumerate(bench['thresholds']):
-        cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget'], per_fw[f].get('runs'),
-                             bench.get('wall_cap_s')) if f in per_fw else 'not run' for f in frameworks]
+        cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget']) if f in per_fw else 'not run'
+                 for f in frameworks]
         label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
-        ratios = [speed_ratio(per_fw, i)] + ([async_ratio(per_fw, i)] if with_async else [])
-        rows.append(f"| {label} | {threshold:g} | " + ' | '.join(cells) +
-                    ''.join(f' | {format_ratio(r)}' for r in ratios) + ' |')
+        capped = capped_frameworks(per_fw, i)
+        ratios = [format_ratio(speed_ratio(per_fw, i), any(f != OURS_ASYNC for f in capped))]
+        if with_async:
+            ratios.append(format_ratio(async_ratio(per_fw, i), any(f in ('ours', OURS_ASYNC) for f in capped)))
+        rows.append(f"| {label} | {threshold:g} | " + ' | '.join(cells) + ''.join(f' | {r}' for r in ratios) + ' |')
     return rows
 
 
@@ -58,17 +63,24 @@ def eval_every_text(results: Dict[str, Any]) -> str:
     return '; '.join(f'{name}: {n:,}' for name, n in every.items())
 
 
+def held_out_text(results: Dict[str, Any]) -> str:
+    sweeps = results.get('seeds_held_out_from')
+    return f" (held out: tuned on by none of {', '.join(sweeps)})" if sweeps else ''
+
+
 def render_markdown(results: Dict[str, Any]) -> str:
     frameworks = results['frameworks']
     with_async = OURS_ASYNC in frameworks
     lines = [
         '# Side-by-side comparison: time to threshold',
         '',
-        f"Generated {results['generated_at']}{' (QUICK smoke run: not a measurement)' if results['quick'] else ''}. "
-        f"Seeds {', '.join(map(str, results['seeds']))}; median over seeds of the wall seconds / env steps at the "
-        f'first evaluation reaching the threshold (every {eval_every_text(results)} env steps, 10 greedy episodes '
+        f"Generated {results['generated_at']}{' (QUICK smoke run: not a measurement)' if results['quick'] else ''}"
+        f"{' (TUNING run: not for publication)' if results.get('tuning') else ''}. "
+        f"Seeds {', '.join(map(str, results['seeds']))}{held_out_text(results)}; median over seeds of the wall "
+        f'seconds / env steps at the first evaluation reaching the threshold (every {eval_every_text(results)} env steps, 10 greedy episodes '
         'on a separate env; wall time from just before training starts, evaluations included). (n/m): seeds that '
-        'reached it.',
+        'reached it. A framework stopped by its wall cap before a threshold is "not reached" there, and the row '
+        'gets no ratio.',
         '',
         '| benchmark | threshold | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in frameworks) +
         ' | ours / fastest peer |' + (' async / sync (ours) |' if with_async else ''),

@@ -6,10 +6,13 @@ another, writing one JSON line per evaluation. The logs are then aggregated into
 benchmarks/results/compare.json and compare.md (time and env steps to each threshold, median
 over seeds).
 
-    python benchmarks/compare/run.py                    # full: all benchmarks, frameworks, seeds 0 1 2
-    python benchmarks/compare/run.py --quick            # smoke check: seed 0, 2k env steps
+    python benchmarks/compare/run.py                    # full: all benchmarks, frameworks, seeds 1000-1002
+    python benchmarks/compare/run.py --quick            # smoke check: seed 1000, 2k env steps
     python benchmarks/compare/run.py --benchmarks dqn_cartpole_v1 --frameworks ours sb3
     python benchmarks/compare/run.py --aggregate-only   # rebuild the tables from existing logs
+    python benchmarks/compare/run.py --tuning --seeds 0 1 2   # tuning run: compare_tuning.*, never published
+
+A reported table refuses seeds below 1000 and any seed a recorded sweep tuned on (seed_guard.py).
 """
 import argparse
 import datetime
@@ -29,6 +32,7 @@ from aggregate import OURS_ASYNC, read_log, summarize_benchmark  # noqa: E402
 from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS,  # noqa: E402
                              QUICK_ENV_STEP_BUDGET, QUICK_WALL_CAP_S, BenchmarkSpec)
 from report_table import render_markdown  # noqa: E402
+from seed_guard import FIRST_REPORTING_SEED, SWEEP_RESULTS, SeedRefused, check_reporting_seeds  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
 
 # OURS_ASYNC: our runner with async_mode=True, so that sync and async alternate seed by seed
@@ -134,28 +138,45 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
                                  env_step_budget=budget, wall_cap_s=cap, eval_every_env_steps=spec.eval_every,
                                  frameworks=summarize_benchmark(spec.thresholds, runs))
     return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
-                quick=args.quick, seeds=list(args.seeds), frameworks=list(args.frameworks),
+                quick=args.quick, tuning=args.tuning, seeds=list(args.seeds), frameworks=list(args.frameworks),
+                seeds_held_out_from=[] if args.tuning else [relative_to_repo(p) for p in args.sweeps],
                 protocol=dict(eval_every_env_steps=EVAL_EVERY_ENV_STEPS, eval_episodes=EVAL_EPISODES,
                               greedy=True, separate_eval_env=True, wall_time='from just before training',
                               torch_threads=args.torch_threads, ours_async_mode=args.ours_async),
                 benchmarks=benchmarks)
 
 
-def write_results(results: Dict[str, Any], results_dir: Path, quick: bool, name: str = None) -> List[Path]:
-    results_dir.mkdir(parents=True, exist_ok=True)
+def results_stem(quick: bool, name: str = None, tuning: bool = False) -> str:
+    """A tuning run's tables get their own '_tuning' files, so they can never replace a published one."""
     name = name or ('compare_quick' if quick else 'compare')
+    return f'{name}_tuning' if tuning else name
+
+
+def write_results(results: Dict[str, Any], results_dir: Path, quick: bool, name: str = None,
+                  tuning: bool = False) -> List[Path]:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    name = results_stem(quick, name, tuning)
     json_path, md_path = results_dir / f'{name}.json', results_dir / f'{name}.md'
     json_path.write_text(json.dumps(results, indent=1) + '\n')
     md_path.write_text(render_markdown(results))
     return [json_path, md_path]
 
 
+def relative_to_repo(path: Path) -> str:
+    path = Path(path).resolve()
+    return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else str(path)
+
+
 def parse_args(argv: Sequence[str] = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--benchmarks', nargs='+', default=list(DEFAULT_BENCHMARKS), choices=list(BENCHMARKS))
     p.add_argument('--frameworks', nargs='+', default=list(FRAMEWORKS), choices=FRAMEWORKS)
-    p.add_argument('--seeds', nargs='+', type=int, default=None, help='default 0 1 2 (0 with --quick)')
-    p.add_argument('--quick', action='store_true', help='smoke check: small budget and cap, seed 0')
+    p.add_argument('--seeds', nargs='+', type=int, default=None, help='default 1000 1001 1002 (1000 with --quick)')
+    p.add_argument('--tuning', action='store_true',
+                   help='a tuning run: any seeds allowed, results written to <name>_tuning.json/.md only')
+    p.add_argument('--sweeps', nargs='+', type=Path, default=list(SWEEP_RESULTS),
+                   help='sweep results files whose tuning_seeds a reported table may not use')
+    p.add_argument('--quick', action='store_true', help='smoke check: small budget and cap, seed 1000')
     p.add_argument('--torch-threads', type=int, default=1, help='torch threads in every runner; 0 = default')
     p.add_argument('--ours-async', action='store_true', help='run our pipeline with async_mode=True')
     p.add_argument('--venv-root', type=Path, default=DEFAULT_VENV_ROOT)
@@ -165,16 +186,23 @@ def parse_args(argv: Sequence[str] = None) -> argparse.Namespace:
     p.add_argument('--aggregate-only', action='store_true', help='do not run; rebuild tables from the logs')
     args = p.parse_args(argv)
     if args.seeds is None:
-        args.seeds = [0] if args.quick else [0, 1, 2]
+        args.seeds = [FIRST_REPORTING_SEED] if args.quick else [FIRST_REPORTING_SEED + i for i in range(3)]
     return args
 
 
 def main(argv: Sequence[str] = None) -> None:
     args = parse_args(argv)
+    if not args.tuning:
+        try:
+            check_reporting_seeds(args.seeds, args.sweeps)
+        except SeedRefused as refusal:  # before any run: a refused table costs nothing
+            print(f'[compare] refused: {refusal}', file=sys.stderr)
+            raise SystemExit(2)
     logs_dir = args.logs_dir / ('quick' if args.quick else 'full')
     if not args.aggregate_only:
         run_all(args, logs_dir)
-    for path in write_results(build_results(args, logs_dir), args.results_dir, args.quick, args.results_name):
+    for path in write_results(build_results(args, logs_dir), args.results_dir, args.quick, args.results_name,
+                              args.tuning):
         print(f'[compare] wrote {path}')
 
 

@@ -158,7 +158,7 @@ def test_run_summary_and_speed_ratio(tmp_path):
     runs[0]['returncode'] = 0
     summary = aggregate.summarize_runs(runs)
     assert summary['0'] == {'end_reason': 'threshold', 'returncode': 0, 'env_steps': 2000, 'wall_s': 4.0,
-                            'best_return': 480.0, 'n_evals': 2}
+                            'eval_s': None, 'best_return': 480.0, 'n_evals': 2}
     bench = {name: {'thresholds': [{'median_wall_s': w}]} for name, w in
              (('ours', 3.0), ('sb3', 12.0), ('tianshou', 6.0))}
     assert aggregate.speed_ratio(bench, 0) == 0.5
@@ -171,7 +171,7 @@ def test_steps_and_cells_format_like_the_bars_table():
     cell = {'reached': 3, 'seeds': 3, 'median_wall_s': 2.61, 'median_env_steps': 2000}
     assert report_table.format_cell(cell, 100_000) == '2.6 s / 2k (3/3)'
     cell.update(reached=1, median_wall_s=None, median_env_steps=None)
-    assert report_table.format_cell(cell, 100_000) == 'not reached in 100k (1/3)'
+    assert report_table.format_cell(cell, 100_000) == 'not reached in 100k env steps (1/3)'
     assert report_table.format_cell(None, 100_000) == 'not run'
 
 
@@ -242,12 +242,12 @@ def test_a_peer_venv_is_filled_again_when_its_package_list_changed(tmp_path, mon
     assert len(ran) == 5 and 'extra-package' in ran[4]  # the same venv, filled again
 
 
-def test_quick_mode_shrinks_budget_and_cap_and_defaults_to_seed_0():
+def test_quick_mode_shrinks_budget_and_cap_and_defaults_to_the_first_reporting_seed():
     spec = get_spec('sac_pendulum')
     assert compare_run.budget_and_cap(spec, quick=False) == (20_000, spec.wall_cap_s)
     assert compare_run.budget_and_cap(spec, quick=True) == (2000, 180.0)
-    assert compare_run.parse_args(['--quick']).seeds == [0]
-    assert compare_run.parse_args([]).seeds == [0, 1, 2]
+    assert compare_run.parse_args(['--quick']).seeds == [1000]
+    assert compare_run.parse_args([]).seeds == [1000, 1001, 1002]
     cmd = compare_run.runner_command('py', 'sb3', 'sac_pendulum', 1, Path('o.jsonl'), 2000, 180.0, 1)
     assert cmd[1].endswith('runners/sb3_runner.py') and cmd[2:] == [
         '--benchmark', 'sac_pendulum', '--seed', '1', '--out', 'o.jsonl', '--max-env-steps', '2000',
@@ -257,7 +257,7 @@ def test_quick_mode_shrinks_budget_and_cap_and_defaults_to_seed_0():
 def test_aggregate_only_rebuilds_tables_from_logs(tmp_path):
     logs = tmp_path / 'logs' / 'full' / 'dqn_cartpole_v1'
     logs.mkdir(parents=True)
-    for seed, reach_wall in ((0, 5.0), (1, 7.0), (2, 6.0)):
+    for seed, reach_wall in ((1000, 5.0), (1001, 7.0), (1002, 6.0)):
         write_log(logs / f'sb3_seed{seed}.jsonl', [(1000, reach_wall / 2, 300.0), (2000, reach_wall, 500.0)])
     compare_run.main(['--aggregate-only', '--benchmarks', 'dqn_cartpole_v1', '--frameworks', 'sb3',
                       '--logs-dir', str(tmp_path / 'logs'), '--results-dir', str(tmp_path / 'results')])
@@ -322,9 +322,8 @@ def test_ours_run_info_is_made_json_safe():
 
 
 def test_a_peer_stopped_by_its_wall_cap_is_reported_as_such():
-    unreached = {'reached': 0, 'seeds': 1, 'median_wall_s': None, 'median_env_steps': None}
-    capped = {'0': {'end_reason': 'wall_cap', 'env_steps': 33488}}
-    assert report_table.format_cell(unreached, 500_000, capped, 600.0) == \
-        'not reached in the 600 s cap (at 33.5k env steps) (0/1)'
-    budget = {'0': {'end_reason': 'env_step_budget', 'env_steps': 500_000}}
-    assert report_table.format_cell(unreached, 500_000, budget, 600.0) == 'not reached in 500k (0/1)'
+    unreached = {'reached': 0, 'seeds': 1, 'median_wall_s': None, 'median_env_steps': None,
+                 'wall_capped': {'0': 33488}}
+    assert report_table.format_cell(unreached, 500_000) == 'not reached in 33.5k env steps (wall cap) (0/1)'
+    unreached['wall_capped'] = {}  # stopped by its env-step budget: a result
+    assert report_table.format_cell(unreached, 500_000) == 'not reached in 500k env steps (0/1)'
