@@ -8,6 +8,8 @@ import logging
 import types
 from typing import Any, Callable, Optional
 
+from ding.utils.duck_typing import has_attr, optional_attr  # noqa: F401  (the middleware's probes)
+
 logger = logging.getLogger('ding.middleware')
 _warned = set()
 
@@ -74,7 +76,7 @@ def flush_writer() -> None:
 
 def state_dict_of(policy: Any) -> Any:
     """Learner state of a full policy or of its learn mode (CkptSaver accepts either)."""
-    if hasattr(policy, 'learn_mode'):
+    if has_attr(policy, 'learn_mode'):
         return policy.learn_mode.state_dict()
     return policy.state_dict()
 
