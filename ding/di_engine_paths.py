@@ -81,7 +81,7 @@ NAMES: Dict[str, Dict[str, Sequence[str]]] = {  # DI-engine module -> {our modul
     'ding.utils.log_helper': {'ding.utils': ('build_logger', )},
     'ding.utils.log_writer_helper': {'ding.utils': ('DistributedWriter', )},
     'ding.utils.registry_factory': {'ding.utils': _UTILS_REGISTRIES},
-    'ding.utils.data': {'ding.data': _DATASETS},
+    'ding.utils.data': {'ding.data': _DATASETS, 'ding.data.treetensor_collate': ('ttorch_collate', )},
     'ding.utils.data.dataset': {'ding.data': _DATASETS},
 }
 

@@ -57,11 +57,10 @@ def get_writer() -> Optional[Any]:
         from ding.utils import writer as writer_module
     except ImportError:
         return None
-    has_writer = getattr(writer_module, 'has_writer', None)
-    if has_writer is not None and not has_writer():
-        return None
+    # through DI-engine's `DistributedWriter.get_instance()`, so that code (and DI-engine's tests)
+    # replacing it there reaches every logger
     try:
-        return writer_module.get_writer()
+        return writer_module.DistributedWriter.get_instance()
     except RuntimeError:  # never set up
         return None
 

@@ -34,7 +34,10 @@ def _push_items(buffer_: Any, items: Any, group_by_env: Optional[bool]) -> None:
         if batch is not None:
             return _push_transitions(buffer_, batch, group_by_env)
     for item in items:
-        buffer_.push(item, {'env': _env_of(item)} if group_by_env else None)
+        meta = {'env': _env_of(item)} if group_by_env else {}
+        if isinstance(item, Mapping) and 'priority' in item:  # priority_calculator's, for PER
+            meta['priority'] = item['priority']
+        buffer_.push(item, meta or None)
 
 
 def _env_of(item: Any) -> Any:

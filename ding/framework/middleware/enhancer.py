@@ -255,9 +255,16 @@ def _check_columns(held: Batch, batch: Batch) -> None:
 
 @_common.gated('collector')
 def priority_calculator(priority_calculation_fn: Callable[[Batch], np.ndarray]) -> Any:
-    """Adds a `priority` column to `ctx.trajectories` (used by data_pusher as PER priority)."""
+    """Adds a `priority` column to `ctx.trajectories` (used by data_pusher as PER priority).
+    Trajectories kept as a list of transitions (DI-engine's form) stay a list: the function gets
+    the list and each transition its `priority` (a float), as in DI-engine."""
 
     def _calculate(ctx: Any) -> None:
+        if isinstance(ctx.trajectories, list):
+            priority = priority_calculation_fn(ctx.trajectories)
+            for transition, p in zip(ctx.trajectories, priority):
+                transition['priority'] = float(p)
+            return
         batch = as_batch(ctx.trajectories)
         batch['priority'] = np.asarray(priority_calculation_fn(batch), dtype=np.float32)
         ctx.trajectories = batch
