@@ -1,6 +1,7 @@
 """Run DI-engine 0.5.3's own unit tests against this package.
 
-    python benchmarks/di_engine_unit_tests.py [--repo PATH] [-k EXPR] [--junit FILE] [-- PYTEST_ARGS]
+    python benchmarks/di_engine_unit_tests.py [--repo PATH] [--markers EXPR] [--junit FILE] [--verbose]
+        [-- PYTEST_ARGS]
 
 The middleware and env-manager tests ship in the `di-engine==0.5.3` wheel (downloaded once with
 pip into the test cache, tests/di_engine_wheel.py). The framework and buffer tests are only in
@@ -8,7 +9,8 @@ DI-engine's repository: `--repo PATH` (a copy of tag v0.5.3) adds them. The test
 into a scratch folder outside any package, never into this repository, with three mechanical
 edits: `ding.<dir>.tests` imports point at the copies (our package has no tests subpackages),
 `import gym` becomes gymnasium (as docs/migrating.md tells users), and DI-engine's pytest markers
-are registered. Every `ding.*` import then resolves to this checkout.
+are registered; a conftest seeds random, numpy and torch before each test. Every `ding.*` import
+then resolves to this checkout.
 
 The tests import treetensor (DI-treetensor), which ding does not need: it and its missing
 dependencies are pip-installed into the test cache (`--target`, never into the environment) and
@@ -49,6 +51,24 @@ TEST_DEPS = (('treetensor', 'di-treetensor==0.5.0'), ('treevalue', 'treevalue==1
 # and `envpooltest` tests are left out there, and here by default (`--markers ''` runs them all).
 DEFAULT_MARKERS = 'unittest'
 MARKERS = ('unittest', 'tmp', 'benchmark', 'envpooltest', 'envtest', 'other', 'algotest', 'platformtest')
+
+
+# Every test starts from the same seeds, so a run's outcome does not depend on the draw (DI-engine's
+# MockEnv ends episodes at random: test_episode_collector then sees one episode too many when
+# both envs end one in the same step, in DI-engine's collector as in ours).
+SEEDING_CONFTEST = '''import random
+
+import numpy as np
+import pytest
+import torch
+
+
+@pytest.fixture(autouse=True)
+def _same_seeds_for_every_test():
+    random.seed(0)
+    np.random.seed(0)
+    torch.manual_seed(0)
+'''
 
 
 def exclusions(path: pathlib.Path = MIGRATING) -> Dict[str, str]:
@@ -121,6 +141,7 @@ def copy_tests(folder: pathlib.Path, repo: str = '') -> List[str]:
         dirs += list(REPO_DIRS)
     (folder / 'pytest.ini').write_text('[pytest]\nmarkers =\n' + ''.join(f'    {m}: DI-engine marker\n' for m in MARKERS)
                                        + 'filterwarnings =\n    ignore::DeprecationWarning\n')
+    (folder / 'conftest.py').write_text(SEEDING_CONFTEST)
     return [COPY_PACKAGE + '/' + d[len('ding/'):] for d in dirs]
 
 
