@@ -16,10 +16,12 @@ def optional_attr(obj: Any, name: str, default: Any = None) -> Any:
     """`obj.name` when `obj` has it, else `default`."""
     mock = sys.modules.get('unittest.mock')  # no Mock can exist before unittest.mock is imported
     if mock is not None and isinstance(obj, mock.NonCallableMock):
+        spec = obj.__dict__.get('_mock_methods')  # a Mock(spec=...) defines the names of its spec
         try:
             inspect.getattr_static(obj, name)
         except AttributeError:
-            return default
+            if spec is None or name not in spec:
+                return default
     return getattr(obj, name, default)
 
 
