@@ -45,6 +45,7 @@ SAME_MODULE: Dict[str, str] = {
     'ding.framework.middleware.functional.trainer': f'{_MW}.learner',
     'ding.framework.middleware.collector': f'{_MW}.step_collector',
     'ding.framework.middleware.ckpt_handler': f'{_MW}.ckpt_handler',
+    'ding.framework.middleware.functional.data_processor': f'{_MW}.data_processor',
 }
 
 _Q_MODELS = ('DQN', 'C51DQN', 'QRDQN', 'IQN', 'FQF', 'RainbowDQN', 'DRQN')
@@ -73,10 +74,6 @@ NAMES: Dict[str, Dict[str, Sequence[str]]] = {  # DI-engine module -> {our modul
         'ding.torch_utils': ('MLP', 'fc_block', 'build_normalization', 'build_activation')
     },
     'ding.framework.middleware.functional': {_MW: _FUNCTIONAL},
-    'ding.framework.middleware.functional.data_processor': {
-        _MW: ('offpolicy_data_fetcher', 'data_pusher', 'offline_data_fetcher', 'offline_data_saver',
-              'sqil_data_pusher', 'buffer_saver')
-    },
     'ding.framework.middleware.functional.priority': {_MW: ('priority_calculator', )},
     'ding.framework.middleware.functional.timer': {_MW: ('epoch_timer', )},
     'ding.utils.default_helper': {'ding.utils': ('deep_merge_dicts', 'set_pkg_seed')},
@@ -84,7 +81,7 @@ NAMES: Dict[str, Dict[str, Sequence[str]]] = {  # DI-engine module -> {our modul
     'ding.utils.log_helper': {'ding.utils': ('build_logger', )},
     'ding.utils.log_writer_helper': {'ding.utils': ('DistributedWriter', )},
     'ding.utils.registry_factory': {'ding.utils': _UTILS_REGISTRIES},
-    'ding.utils.data': {'ding.data': _DATASETS},
+    'ding.utils.data': {'ding.data': _DATASETS, 'ding.data.treetensor_collate': ('ttorch_collate', )},
     'ding.utils.data.dataset': {'ding.data': _DATASETS},
 }
 

@@ -12,18 +12,29 @@ a manager with `step_batch` is returned as is (the fast path), any other is wrap
 Single envs written against DI-engine's `BaseEnv` (reset/step/seed/close) need no adapter:
 our managers take them directly (`BaseEnv.gym_step` reads their timesteps).
 """
+import weakref
 from typing import Any, Dict, List, Mapping, Optional
 
 import numpy as np
 
 from ding.envs.base_env import is_truncated, scalar_reward
 from ding.envs.env_manager.step_batch import EnvStepBatch
+from ding.utils.duck_typing import has_attr, optional_attr
+
+# One adapter per wrapped manager: middlewares sharing a manager (DI-engine's `inferencer` and
+# `rolloutor`) must share the observations the adapter keeps between its calls.
+_ADAPTERS: 'weakref.WeakKeyDictionary' = weakref.WeakKeyDictionary()
+_MISSING = object()
 
 
 def as_batched_env(env: Any) -> Any:
     """`env` when it has our `step_batch`; a DI-engine-style manager wrapped; else TypeError."""
-    if hasattr(env, 'step_batch'):
+    if has_attr(env, 'step_batch'):
         return env
+    try:
+        return _ADAPTERS[env]
+    except (KeyError, TypeError):  # TypeError: a manager that cannot be weakly referenced
+        pass
     # looked up on the class (or instance dict): `ready_obs` may raise before launch
     missing = [name for name in ('step', 'ready_obs', 'env_num', 'launch', 'seed')
                if not (hasattr(type(env), name) or name in getattr(env, '__dict__', {}))]
@@ -31,7 +42,12 @@ def as_batched_env(env: Any) -> Any:
         raise TypeError(f'{type(env).__name__} is no env manager: it lacks {missing} (an env manager has '
                         f'step_batch, or DI-engine\'s step/ready_obs/env_num/launch/seed); wrap single envs '
                         f'in BaseEnvManagerV2(env_fn=[...], cfg=cfg.env.manager)')
-    return DIEngineEnvManagerAdapter(env)
+    adapter = DIEngineEnvManagerAdapter(env)
+    try:
+        _ADAPTERS[env] = adapter
+    except TypeError:
+        pass
+    return adapter
 
 
 class DIEngineEnvManagerAdapter:
@@ -48,9 +64,10 @@ class DIEngineEnvManagerAdapter:
         self._episode_length = np.zeros(manager.env_num, dtype=np.int64)
 
     def __getattr__(self, name: str) -> Any:  # close, closed, reset, spaces, ... of the wrapped manager
-        if name.startswith('__'):
-            raise AttributeError(name)
-        return getattr(self._manager, name)
+        value = optional_attr(self._manager, name, _MISSING) if not name.startswith('__') else _MISSING
+        if value is _MISSING:
+            raise AttributeError(f'{type(self._manager).__name__} has no attribute {name!r}')
+        return value
 
     @property
     def env_num(self) -> int:
@@ -78,7 +95,7 @@ class DIEngineEnvManagerAdapter:
         self._by_id = isinstance(obs, Mapping)  # DI-engine V1 form: step takes {env_id: action}
         if self._by_id:
             return {int(i): o for i, o in obs.items()}
-        ids = list(getattr(self._manager, 'ready_obs_id', range(len(obs))))
+        ids = list(optional_attr(self._manager, 'ready_obs_id', range(len(obs))))
         return {int(i): obs[k] for k, i in enumerate(ids)}
 
     @property
@@ -141,7 +158,7 @@ def _stack(obs: List[Any]) -> np.ndarray:
 
 def _with_env_id(timestep: Any, env_id: int) -> Any:
     """A V1 manager keys its timesteps by env id; give each one `.env_id`."""
-    if getattr(timestep, 'env_id', None) is None:
+    if optional_attr(timestep, 'env_id') is None:
         from ding.envs.env_manager.step_batch import EnvTimestep
         obs, reward, done, info = timestep
         return EnvTimestep(obs, reward, done, info, env_id=env_id)

@@ -93,10 +93,18 @@ def _run_entry(entry: list, runner: Optional[Callable]) -> None:
 
 
 def locked(fn: Middleware, lock: Any) -> Middleware:
-    """`fn` with both its forward and its backward part holding `lock`."""
+    """`fn` with both its forward and its backward part holding `lock`.
+
+    In an async pipeline the step is first handed on to the next middleware, as `task.wait_for`
+    does (async_pipeline.py), so that, as in DI-engine's async mode, the middlewares of a step
+    that hold different locks run at once and those sharing a lock one after another; the step
+    completes once every forward part returned. In sync mode nothing is handed on."""
 
     def _locked(ctx: Any):
         with lock:
+            hand_on = _async_hand_on()
+            if hand_on is not None:  # after taking the lock: a later middleware sharing it runs after this one
+                hand_on()
             gen = start_middleware(fn, ctx)
         if gen is not None:
             yield
@@ -104,6 +112,13 @@ def locked(fn: Middleware, lock: Any) -> Middleware:
                 finish_middleware(gen)
 
     return inherit_contract(_locked, fn)
+
+
+def _async_hand_on() -> Optional[Callable]:
+    """The async pipeline's hand-on hook for the middleware running in this thread (the one
+    `task.wait_for` calls, kept in the task's thread-local slot), or None outside a stage."""
+    from ding.framework.task import task
+    return getattr(getattr(task, '_local', None), 'before_wait', None)
 
 
 def serial(*fns: Middleware) -> Middleware:

@@ -21,7 +21,7 @@ def test_data_pusher_pushes_one_batch_and_clears():
     ctx = OnlineRLContext(trajectories=transitions(16))
     drive(data_pusher(make_cfg(), buffer_), ctx)
     assert buffer_.count() == 16 and ctx.trajectories is None
-    with pytest.raises(RuntimeError, match='neither ctx.trajectories nor ctx.episodes'):
+    with pytest.raises(RuntimeError, match='Either ctx.trajectories or ctx.episodes should be not None'):
         drive(data_pusher(make_cfg(), buffer_), ctx)
 
 
@@ -30,7 +30,7 @@ def test_data_pusher_with_nothing_collected_is_quiet_only_while_the_run_finishes
     from ding.framework import task
     buffer_ = DequeBuffer(size=10)
     with task.start():
-        with pytest.raises(RuntimeError, match='neither ctx.trajectories nor ctx.episodes'):
+        with pytest.raises(RuntimeError, match='Either ctx.trajectories or ctx.episodes should be not None'):
             drive(data_pusher(make_cfg(), buffer_), OnlineRLContext())
         task.finish = True
         drive(data_pusher(make_cfg(), buffer_), OnlineRLContext())

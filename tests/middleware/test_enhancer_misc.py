@@ -160,7 +160,8 @@ def test_offline_saver_and_buffer_saver(tmp_path):
     save = buffer_saver(cfg, buffer_, every_envstep=100)
     for step in (50, 100, 150, 200):
         save(OnlineRLContext(env_step=step))
-    assert sorted(os.listdir(tmp_path / 'exp' / 'buffer')) == ['buffer_envstep_100.pkl', 'buffer_envstep_200.pkl']
+    # DI-engine's rule: the first call saves, then every `every_envstep` env steps
+    assert sorted(os.listdir(tmp_path / 'exp' / 'replaybuffer')) == ['data_envstep_150.hkl', 'data_envstep_50.hkl']
 
 
 def test_metric_evaluator_mean_and_stop(fake_task):

@@ -21,8 +21,8 @@ def test_a_short_sample_range_gives_no_train_data_until_filled():
     with pytest.raises(InsufficientData):
         recent.sample(2)
     ctx = OnlineRLContext()
-    fetch(ctx)
+    next(fetch(ctx))  # a generator middleware, as every form of DI-engine's fetcher
     assert ctx.train_data is None
     buffer_.push(Batch(x=np.arange(5, 10)))
-    fetch(ctx)
+    next(fetch(ctx))
     assert sorted(ctx.train_data['recent']['x'].tolist()) == [8, 9]

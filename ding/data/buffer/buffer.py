@@ -15,7 +15,7 @@ import threading
 from functools import partial
 from typing import Any, Callable, Dict, List, Optional
 
-
+from ding.data.buffer.buffered_data import BufferedData  # noqa: F401  (DI-engine's `buffer.buffer.BufferedData`)
 from ding.utils.class_config import merged_class_config
 
 ACTIONS = ('push', 'sample', 'update', 'delete', 'clear')

@@ -21,8 +21,8 @@ class BufferView(Buffer):
     def _push(self, *args: Any, **kwargs: Any) -> Any:
         return self._base._push(*args, **kwargs)
 
-    def _sample(self, **kwargs: Any) -> Any:
-        return self._base._sample(**kwargs)
+    def _sample(self, *args: Any, **kwargs: Any) -> Any:  # DI-engine's middleware may pass them positionally
+        return self._base._sample(*args, **kwargs)
 
     def _update(self, *args: Any, **kwargs: Any) -> Any:
         return self._base._update(*args, **kwargs)

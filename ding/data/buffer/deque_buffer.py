@@ -11,7 +11,7 @@ Randomness comes from `self.rng`, seeded from numpy's global RNG when the buffer
 so `set_pkg_seed` before building the buffer makes runs repeat.
 """
 from collections.abc import Mapping
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -237,6 +237,21 @@ class DequeBuffer(Buffer):
             if not -len(live) <= i < len(live):
                 raise IndexError(f'buffer holds {len(live)} rows; no row {i}')
             return self.gather(live[[i]])[0]
+
+    @property
+    def storage(self) -> List[BufferedData]:
+        """Every live item, oldest first, as `BufferedData(data, index, meta)`: DI-engine's
+        `DequeBuffer.storage`, for reading (with PriorityExperienceReplay, `meta['priority']`). A snapshot: changing it changes nothing in the buffer
+        (use `update` / `delete`)."""
+        from ding.data.buffer.middleware.priority import PriorityExperienceReplay
+        with self.lock:
+            slots = self._live_slots()
+            items = list(self.gather(slots))
+            for mw in self.middleware:
+                if isinstance(mw, PriorityExperienceReplay):  # DI-engine keeps each priority in the item's meta
+                    for item, slot in zip(items, slots.tolist()):
+                        item.meta['priority'] = float(mw.priority[slot])
+            return items
 
     # --- persistence --------------------------------------------------------------------
     def save_data(self, path: str) -> None:

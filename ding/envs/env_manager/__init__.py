@@ -1,0 +1,16 @@
+"""Env managers (DI-engine's `ding.envs.env_manager` names; `ding.envs` exports them too)."""
+from ding.utils.lazy import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    'BaseEnvManager': 'base_env_manager',
+    'BaseEnvManagerV2': 'base_env_manager',
+    'EnvState': 'env_state',
+    'SubprocessEnvManagerV2': 'subprocess_env_manager',
+    'SyncSubprocessEnvManager': 'subprocess_v1',
+    'AsyncSubprocessEnvManager': 'subprocess_v1',
+    'GymVectorEnvManager': 'gym_vector_env_manager',
+    'EnvPoolEnvManager': 'envpool_env_manager',
+    'EnvSupervisor': 'env_supervisor',
+    'create_env_manager': 'factory',
+    'get_env_manager_cls': 'factory',
+})

@@ -76,6 +76,9 @@ class EnvPoolEnvManager(GymVectorEnvManager):
         raise EnvSnapshotError(f'{type(self).__name__} cannot load env snapshots (taken by {state.get("manager")})')
 
 
+PoolEnvManager = EnvPoolEnvManager  # DI-engine's name for it
+
+
 class _Spaces:
     """EnvPool names its per-env spaces like a single env; present them as a vector env does."""
 

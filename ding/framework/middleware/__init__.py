@@ -17,7 +17,7 @@ _EXPORTS = {
     'data_pusher': 'data_push',
     'sqil_data_pusher': 'data_push',
     'buffer_saver': 'data_push',
-    'offline_data_saver': 'offline',
+    'offline_data_saver': 'data_processor',
     'offpolicy_data_fetcher': 'data_fetcher',
     'offline_data_fetcher': 'offline',
     'OfflineRunStateSaver': 'offline',

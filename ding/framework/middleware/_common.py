@@ -8,6 +8,8 @@ import logging
 import types
 from typing import Any, Callable, Optional
 
+from ding.utils.duck_typing import has_attr, optional_attr  # noqa: F401  (the middleware's probes)
+
 logger = logging.getLogger('ding.middleware')
 _warned = set()
 
@@ -55,11 +57,10 @@ def get_writer() -> Optional[Any]:
         from ding.utils import writer as writer_module
     except ImportError:
         return None
-    has_writer = getattr(writer_module, 'has_writer', None)
-    if has_writer is not None and not has_writer():
-        return None
+    # through DI-engine's `DistributedWriter.get_instance()`, so that code (and DI-engine's tests)
+    # replacing it there reaches every logger
     try:
-        return writer_module.get_writer()
+        return writer_module.DistributedWriter.get_instance()
     except RuntimeError:  # never set up
         return None
 
@@ -74,7 +75,7 @@ def flush_writer() -> None:
 
 def state_dict_of(policy: Any) -> Any:
     """Learner state of a full policy or of its learn mode (CkptSaver accepts either)."""
-    if hasattr(policy, 'learn_mode'):
+    if has_attr(policy, 'learn_mode'):
         return policy.learn_mode.state_dict()
     return policy.state_dict()
 

@@ -13,6 +13,13 @@ from ding.framework.middleware.evaluated_weights import EVALUATED_STATE
 from ding.utils.fileio import atomic_torch_save
 
 
+def save_file(path: str, data: Any, fs_type: str = None, use_lock: bool = False) -> None:
+    """Write one checkpoint file, atomically. DI-engine's name and arguments (`fs_type`, `use_lock`
+    are accepted for its callers and not needed here); CkptSaver writes through it, so a test can
+    patch `ckpt_handler.save_file`."""
+    atomic_torch_save(data, path)
+
+
 @_common.rank0_only
 @_common.gated('learner', 'evaluator')
 class CkptSaver:
@@ -53,7 +60,7 @@ class CkptSaver:
         state = _common.state_dict_of(self._policy) if state is None else state
         if self._normalizer is not None:
             state = dict(state, env_normalizer=self._normalizer.normalizer_state())
-        atomic_torch_save(state, path)
+        save_file(path, state)
         return path
 
     def __call__(self, ctx: Any):

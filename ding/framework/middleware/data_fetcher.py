@@ -72,29 +72,42 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         elif priority is not None:
             buffer_.update(index, meta={'priority': priority})
 
-    def _fetch_mixed(ctx: Any) -> None:
+    # Generators, as every form of DI-engine's fetcher (`next(fetcher(ctx))` runs it), with
+    # nothing to do after the yield: no priority write-back across several buffers.
+    def _fetch_mixed(ctx: Any):
         parts: List[Batch] = []
         for buf, ratio in buffer_:
             got = _sample(buf, int(batch_size * ratio))
             if got is None:
-                return _short(ctx)
+                _short(ctx)
+                yield
+                return
             parts.append(got[0])
-        ctx.train_data = Batch.cat(parts)
+        if all(isinstance(p, list) for p in parts):  # buffers of whole objects: one list, as DI-engine
+            ctx.train_data = [item for p in parts for item in p]
+        else:
+            ctx.train_data = Batch.cat(parts)
+        yield
 
-    def _fetch_named(ctx: Any) -> None:
+    def _fetch_named(ctx: Any):
         data: Dict[str, Batch] = {}
         for name, buf in buffer_.items():
             got = _sample(buf, batch_size)
             if got is None:
-                return _short(ctx)
+                _short(ctx)
+                yield
+                return
             data[name] = got[0]
         ctx.train_data = data
+        yield
 
     if isinstance(buffer_, Mapping):
         fn = _fetch_named
     elif isinstance(buffer_, Sequence):
         fn = _fetch_mixed
-    else:
+    elif _common.has_attr(buffer_, 'sample'):
         fn = _fetch_one
+    else:  # DI-engine's message, word for word
+        raise TypeError(f'not support buffer argument type: {type(buffer_)}')
     return contract(fn, reads=('train_output', ), writes=('train_data', ), name='offpolicy_data_fetcher')
 

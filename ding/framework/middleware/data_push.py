@@ -1,7 +1,7 @@
 """Into the buffer: `data_pusher` (a whole collected Batch in one push), `sqil_data_pusher`,
 `buffer_saver` (`offline_data_saver` is in offline.py)."""
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
 import numpy as np
@@ -34,7 +34,10 @@ def _push_items(buffer_: Any, items: Any, group_by_env: Optional[bool]) -> None:
         if batch is not None:
             return _push_transitions(buffer_, batch, group_by_env)
     for item in items:
-        buffer_.push(item, {'env': _env_of(item)} if group_by_env else None)
+        meta = {'env': _env_of(item)} if group_by_env else {}
+        if isinstance(item, Mapping) and 'priority' in item:  # priority_calculator's, for PER
+            meta['priority'] = item['priority']
+        buffer_.push(item, meta or None)
 
 
 def _env_of(item: Any) -> Any:
@@ -64,12 +67,12 @@ def data_pusher(cfg: Any, buffer_: Any, group_by_env: Optional[bool] = None) -> 
                 _push_items(buffer_, ctx.trajectories, group_by_env)
             ctx.trajectories = None
         elif ctx.episodes is not None:
-            for episode in ctx.episodes:
-                buffer_.push(list(episode))  # a list is stored as one item: the whole episode
+            for episode in ctx.episodes:  # a list is stored as one item: the whole episode
+                buffer_.push(list(episode) if isinstance(episode, Iterable) else episode)
             ctx.episodes = None
         elif not _finishing():  # a peer ended the run while a distributed learner waited for data
-            raise RuntimeError('data_pusher: neither ctx.trajectories nor ctx.episodes is set; '
-                               'put a collector (StepCollector / EpisodeCollector) before it')
+            # DI-engine's message, word for word: its tests and users' code compare it
+            raise RuntimeError('Either ctx.trajectories or ctx.episodes should be not None.')
 
     # It reads whichever of the two a collector wrote, so neither is declared a required read.
     return contract(_push, writes=('trajectories', 'episodes'))
@@ -88,19 +91,20 @@ def sqil_data_pusher(cfg: Any, buffer_: Any, expert: bool) -> Any:
 
 
 def buffer_saver(cfg: Any, buffer_: Any, every_envstep: int = 1000, replace: bool = False) -> Any:
-    """Saves the buffer to `<exp_name>/buffer/` every `every_envstep` env steps; `replace`
-    keeps only `buffer_latest.pkl`, otherwise one file per save."""
+    """Saves the buffer (`buffer_.save_data`) to `<exp_name>/replaybuffer/`, DI-engine's folder and
+    file names: at its first call and then once `every_envstep` more env steps have passed;
+    `replace` keeps only `data_latest.hkl`, otherwise one `data_envstep_<env_step>.hkl` per save.
+    (The files hold our buffer format, which `DequeBuffer.load_data` reads, not hickle's.)"""
     require_config(cfg, 'buffer_saver', 'exp_name')
-    directory = os.path.join(cfg.exp_name, 'buffer')
-    last = [0]
+    directory = os.path.join(cfg.exp_name, 'replaybuffer')
+    last = [None]
 
     def _save(ctx: Any) -> None:
-        if ctx.env_step - last[0] < every_envstep:
+        if last[0] is not None and ctx.env_step - last[0] < every_envstep:
             return
         last[0] = ctx.env_step
-        name = 'buffer_latest.pkl' if replace else f'buffer_envstep_{ctx.env_step}.pkl'
+        name = 'data_latest.hkl' if replace else f'data_envstep_{ctx.env_step}.hkl'
         os.makedirs(directory, exist_ok=True)
         buffer_.save_data(os.path.join(directory, name))
 
     return contract(_save, reads=('env_step', ))
-

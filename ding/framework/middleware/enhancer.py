@@ -7,6 +7,7 @@ import numpy as np
 from ding.data.batch import Batch, as_batch, cat_column
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
+from ding.utils.duck_typing import optional_attr
 
 
 def nstep_window(batch: Batch, end_idx: List[int], n: int) -> Batch:
@@ -254,9 +255,16 @@ def _check_columns(held: Batch, batch: Batch) -> None:
 
 @_common.gated('collector')
 def priority_calculator(priority_calculation_fn: Callable[[Batch], np.ndarray]) -> Any:
-    """Adds a `priority` column to `ctx.trajectories` (used by data_pusher as PER priority)."""
+    """Adds a `priority` column to `ctx.trajectories` (used by data_pusher as PER priority).
+    Trajectories kept as a list of transitions (DI-engine's form) stay a list: the function gets
+    the list and each transition its `priority` (a float), as in DI-engine."""
 
     def _calculate(ctx: Any) -> None:
+        if isinstance(ctx.trajectories, list):
+            priority = priority_calculation_fn(ctx.trajectories)
+            for transition, p in zip(ctx.trajectories, priority):
+                transition['priority'] = float(p)
+            return
         batch = as_batch(ctx.trajectories)
         batch['priority'] = np.asarray(priority_calculation_fn(batch), dtype=np.float32)
         ctx.trajectories = batch
@@ -283,8 +291,8 @@ def her_data_enhancer(cfg: Any, buffer_: Any, her_reward_model: Any) -> Any:
     (-> list of relabelled episodes); w: train_data, the relabelled transitions as one Batch.
     The number of episodes is `her_reward_model.episode_size`, else the learner batch size."""
     require_config(cfg, 'her_data_enhancer', 'policy.learn.batch_size')
-    size = getattr(her_reward_model, 'episode_size', None) or int(cfg.policy.learn.batch_size)
-    relabel_all = getattr(her_reward_model, 'estimate_episodes', None)  # HerRewardModel's batched form
+    size = optional_attr(her_reward_model, 'episode_size') or int(cfg.policy.learn.batch_size)
+    relabel_all = optional_attr(her_reward_model, 'estimate_episodes')  # HerRewardModel's batched form
 
     def _enhance(ctx: Any) -> None:
         if buffer_.count() < size:
@@ -299,6 +307,9 @@ def her_data_enhancer(cfg: Any, buffer_: Any, her_reward_model: Any) -> Any:
             _flatten(her_reward_model.estimate(episode), transitions)
         if transitions and all(isinstance(t, Batch) for t in transitions):  # ours relabels whole columns
             ctx.train_data = Batch.cat(transitions)
+        elif not all(isinstance(t, (Batch, Mapping)) for t in transitions):
+            # transitions that are no dicts (DI-engine's treetensors): its list, for its learner
+            ctx.train_data = transitions
         else:
             ctx.train_data = as_batch([row for t in transitions for row in (t if isinstance(t, Batch) else [t])])
 

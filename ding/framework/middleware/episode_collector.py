@@ -13,6 +13,8 @@ from ding.envs.di_engine_env_adapter import as_batched_env
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
+from ding.policy.duck_typed_mode import as_batched_policy
+from ding.utils.duck_typing import optional_attr
 
 
 @_common.gated('collector')
@@ -22,18 +24,22 @@ class EpisodeCollector:
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'EpisodeCollector', 'seed', 'policy.collect.n_episode')
         env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
+        policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
         self._policy = policy
         self._env = env
         self._n_episode = int(cfg.policy.collect.n_episode)
         self._random_collect_size = int(random_collect_size or 0)
         self._random_policy = None
-        if self._random_collect_size > 0:
+        self._random_policy_args = (cfg.policy, policy, env)
+        # made now (it draws its seed from numpy at once, so runs repeat), or, for an env without an
+        # action space yet (a duck-typed manager), at the first warm-up call, as DI-engine does
+        if self._random_collect_size > 0 and _common.has_attr(env, 'action_space'):
             from ding.policy import get_random_policy
-            self._random_policy = get_random_policy(cfg.policy, policy, env)
-        self._extra_keys = tuple(getattr(policy, 'transition_keys', ()))
+            self._random_policy = get_random_policy(*self._random_policy_args)
+        self._extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
         self._pending: List[List[Dict[str, Any]]] = []  # per env: rows of its running episode
         # A DI-engine-style policy builds its own transitions (ding/policy/di_engine_adapter.py).
-        make_recorder = getattr(policy, 'transition_recorder', None)
+        make_recorder = optional_attr(policy, 'transition_recorder')
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         env.seed(cfg.seed)
         contract(self, reads=('env_step', 'collect_kwargs'),
@@ -46,6 +52,9 @@ class EpisodeCollector:
         if not self._pending:
             self._pending = [[] for _ in range(env.env_num)]
         random = ctx.env_step < self._random_collect_size
+        if random and self._random_policy is None:
+            from ding.policy import get_random_policy
+            self._random_policy = get_random_policy(*self._random_policy_args)
         policy = self._random_policy if random else self._policy
         kwargs = ctx.collect_kwargs or {}
         restarts, dropped_before = fault_counts(env)

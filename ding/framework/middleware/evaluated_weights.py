@@ -13,6 +13,8 @@ from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 
+from ding.utils.duck_typing import has_attr, optional_attr
+
 # key of ctx.eval_output holding the checkpoint of the weights just evaluated (new bests only)
 EVALUATED_STATE = 'evaluated_state'
 
@@ -31,8 +33,8 @@ def held_eval_weights(policy: Any) -> Iterator[Callable[[], Optional[Dict[str, A
     put; yields a function returning a checkpoint of those weights (`Policy.acting_state`:
     the learner state at them, or the model weights alone once the learner has moved on),
     or None for a policy without acting copies (a user's own object)."""
-    owner = getattr(policy, 'policy', policy)
-    if not hasattr(owner, 'hold_acting_weights'):
+    owner = optional_attr(policy, 'policy', policy)
+    if not has_attr(owner, 'hold_acting_weights'):
         yield lambda: None
         return
     with owner.hold_acting_weights('eval'):

@@ -15,6 +15,8 @@ from ding.envs.env_manager.env_frames import EpisodeFrames, replay_video
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 from ding.framework.middleware.evaluated_weights import EVALUATED_STATE, held_eval_weights, round_seed
+from ding.policy.duck_typed_mode import as_batched_policy
+from ding.utils.duck_typing import has_attr, optional_attr
 
 logger = logging.getLogger('ding.evaluator')
 
@@ -62,7 +64,8 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any =
 def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int,
                     render: bool = False) -> Any:
     env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
-    if render and not hasattr(env, 'ready_imgs'):
+    policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
+    if render and not has_attr(env, 'ready_imgs'):
         raise ValueError(f'interaction_evaluator(render=True) needs frames from the env manager, and '
                          f'{type(env).__name__} has no ready_imgs(); use env manager type base or subprocess')
     best = [-math.inf]
@@ -129,7 +132,7 @@ def interaction_evaluator(cfg: Any, policy: Any, env: Any, render: bool = False)
 def interaction_evaluator_ttorch(seed: int, policy: Any, env: Any, n_evaluator_episode: int = None,
                                  stop_value: float = math.inf, eval_freq: int = 1000, render: bool = False) -> Any:
     """The same evaluator with explicit arguments; `policy` may be a Policy or its eval mode."""
-    policy = getattr(policy, 'eval_mode', policy)
+    policy = optional_attr(policy, 'eval_mode', policy)
     n_episode = env.env_num if n_evaluator_episode is None else int(n_evaluator_episode)
     return _make_evaluator(seed, policy, env, n_episode, stop_value, eval_freq, render)
 

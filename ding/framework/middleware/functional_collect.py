@@ -8,8 +8,11 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ding.data.batch import Batch
+from ding.envs.di_engine_env_adapter import as_batched_env
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract
+from ding.policy.duck_typed_mode import as_batched_policy
+from ding.utils.duck_typing import optional_attr
 
 
 class TransitionList:
@@ -58,22 +61,28 @@ class TransitionList:
 
 
 def inferencer(seed: int, policy: Any, env: Any) -> Any:
-    """Acts on the stacked ready observations; w: obs, action, inference_output."""
+    """Acts on the stacked ready observations; w: obs, action, inference_output.
+
+    `ctx.inference_output` is the policy's output: our policies' batched dict, or, for a policy
+    written to DI-engine's protocol, its own `{env_id: output}` as in DI-engine."""
+    env, policy = as_batched_env(env), as_batched_policy(policy)
     env.seed(seed)
 
     def _inference(ctx: Any) -> None:
         if env.closed:
             env.launch()
         ctx.obs = env.ready_obs
-        ctx.inference_output = policy.forward_batch(ctx.obs, **(ctx.collect_kwargs or {}))
-        ctx.action = ctx.inference_output['action']
+        out = policy.forward_batch(ctx.obs, **(ctx.collect_kwargs or {}))
+        ctx.action = out['action']
+        ctx.inference_output = optional_attr(out, 'per_env', out)
 
     return contract(_inference, reads=('collect_kwargs', ), writes=('obs', 'action', 'inference_output'))
 
 
 def rolloutor(policy: Any, env: Any, transitions: TransitionList) -> Any:
     """Steps the envs with `ctx.action` and appends the transitions; w: env_step, env_episode."""
-    extra_keys = tuple(getattr(policy, 'transition_keys', ()))
+    env, policy = as_batched_env(env), as_batched_policy(policy)
+    extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
 
     def _rollout(ctx: Any) -> None:
         restarts, dropped_before = fault_counts(env)

@@ -1,6 +1,7 @@
 """Tensorboard logging (the writer `ding_init(cfg)` set up); the wandb loggers are in wandb_logger.py.
 Without a writer the loggers do nothing, after one warning."""
 import math
+from collections.abc import Mapping
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -10,8 +11,8 @@ from ding.framework.middleware import _common
 
 
 def mean_scalars(train_output: Any) -> Dict[str, float]:
-    """Numeric entries of one output dict, or their means over a list of output dicts."""
-    outputs = train_output if isinstance(train_output, list) else [train_output]
+    """Numeric entries of one output dict, or their means over a list (or deque) of output dicts."""
+    outputs = [train_output] if isinstance(train_output, Mapping) else list(train_output)
     values: Dict[str, list] = {}
     for out in outputs:
         for k, v in (out or {}).items():
@@ -63,9 +64,21 @@ def offline_logger(record_train_iter: bool = False, train_show_freq: int = 100) 
             return
         if math.isfinite(ctx.eval_value):
             writer.add_scalar('basic/eval_episode_return_mean-train_iter', ctx.eval_value, ctx.train_iter)
+        if ctx.train_output:
+            _refuse_grouped_scalars(ctx.train_output)
         if ctx.train_output and ctx.train_iter - last_show[0] >= train_show_freq:
             last_show[0] = ctx.train_iter
             for k, v in mean_scalars(ctx.train_output).items():
                 writer.add_scalar(f'basic/train_{k}-train_iter', v, ctx.train_iter)
 
     return contract(_log, reads=('train_iter', 'eval_value', 'train_output'))
+
+
+def _refuse_grouped_scalars(train_output: Any) -> None:
+    """DI-engine's offline logger refuses `[scalars]` outputs (a group of scalars under one key)
+    with NotImplementedError; so does ours, rather than logging them under a meaningless tag."""
+    for out in ([train_output] if isinstance(train_output, Mapping) else list(train_output)):
+        keys = [k for k in (out or {}) if '[scalars]' in str(k)]
+        if keys:
+            raise NotImplementedError(f'offline_logger: train_output key {keys[0]!r} holds grouped scalars '
+                                      "('[scalars]'), which the offline logger does not log (as in DI-engine)")

@@ -1,7 +1,7 @@
-"""Offline RL middleware: `offline_data_saver` (collected transitions -> a dataset file),
-`offline_data_fetcher` (minibatches of a dataset, epoch after epoch) and
+"""Offline RL middleware: `offline_data_fetcher` (minibatches of a dataset, epoch after epoch) and
 `OfflineRunStateSaver` (checkpoints that resume an offline run exactly: learner, fetcher
-position, ctx counters and RNGs, every `every_train_iter` updates)."""
+position, ctx counters and RNGs, every `every_train_iter` updates). `offline_data_saver`
+(collected transitions -> a dataset file) is in data_processor.py."""
 import logging
 import os
 from typing import Any, Callable, Dict, Optional
@@ -12,22 +12,6 @@ from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 
 logger = logging.getLogger('ding.offline')
-
-
-def offline_data_saver(data_path: str, data_type: str = 'hdf5') -> Any:
-    """Saves `ctx.trajectories` as DI-engine does (for 'hdf5', `x.pkl` is written as
-    `x_demos.hdf5`; see ding/data/offline_save.py) and clears the field."""
-    from ding.data.offline_save import DATA_TYPES, offline_data_save_type
-    if data_type not in DATA_TYPES:
-        raise ValueError(f'offline_data_saver: data_type must be one of {DATA_TYPES}, got {data_type!r}')
-
-    def _save(ctx: Any) -> None:
-        if ctx.trajectories is None:
-            raise RuntimeError('offline_data_saver: ctx.trajectories is None; put a collector before it')
-        offline_data_save_type(ctx.trajectories, data_path, data_type)
-        ctx.trajectories = None
-
-    return contract(_save, reads=('trajectories', ), writes=('trajectories', ), name='offline_data_saver')
 
 
 class _OfflineDataFetcher:

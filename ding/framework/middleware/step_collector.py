@@ -30,6 +30,8 @@ from ding.envs.di_engine_env_adapter import as_batched_env
 from ding.envs.env_manager.env_faults import fault_counts
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
+from ding.policy.duck_typed_mode import as_batched_policy
+from ding.utils.duck_typing import has_attr, optional_attr
 
 
 @_common.gated('collector')
@@ -45,25 +47,29 @@ class StepCollector:
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'StepCollector', 'seed', 'policy.collect.n_sample', 'policy.collect.unroll_len')
         env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
+        policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
         self._policy = policy
         self._env = env
         self._target = int(cfg.policy.collect.n_sample) * int(cfg.policy.collect.unroll_len)
         if self._target <= 0:
             raise ValueError(f'StepCollector needs cfg.policy.collect.n_sample > 0, got {cfg.policy.collect.n_sample}')
         self._random_collect_size = int(random_collect_size or 0)
-        self._extra_keys = tuple(getattr(policy, 'transition_keys', ()))
-        self._sampler = getattr(env, 'collect_steps', None)
-        worker_actors = hasattr(env, 'collect_rollout')
+        self._extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
+        self._sampler = optional_attr(env, 'collect_steps')
+        worker_actors = has_attr(env, 'collect_rollout')
         # A DI-engine-style policy builds its own transitions (ding/policy/di_engine_adapter.py).
-        make_recorder = getattr(policy, 'transition_recorder', None)
+        make_recorder = optional_attr(policy, 'transition_recorder')
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         if self._recorder is not None and (worker_actors or self._sampler is not None):
             raise ValueError(f'{type(env).__name__} runs the rollout itself, which a DI-engine-style policy '
                              f'(per-env _process_transition) cannot join; use env_manager type base or subprocess')
         self._random_policy = None
-        if self._random_collect_size > 0 and not worker_actors:
+        self._random_policy_args = (cfg.policy, policy, env) if not worker_actors else None
+        # made now (it draws its seed from numpy at once, so runs repeat), or, for an env without an
+        # action space yet (a duck-typed manager), at the first warm-up step, as DI-engine does
+        if self._random_collect_size > 0 and not worker_actors and _common.has_attr(env, 'action_space'):
             from ding.policy import get_random_policy
-            self._random_policy = get_random_policy(cfg.policy, policy, env)
+            self._random_policy = get_random_policy(*self._random_policy_args)
         env.seed(cfg.seed)  # before binding a worker actor: the actors are seeded like their envs
         self._worker_link = WorkerActorLink(policy, env) if worker_actors else None
         contract(self, reads=('env_step', 'collect_kwargs'),
@@ -76,6 +82,9 @@ class StepCollector:
             env.launch()
         warmup = ctx.env_step < self._random_collect_size
         if warmup:
+            if self._random_policy is None and self._random_policy_args is not None:
+                from ding.policy import get_random_policy
+                self._random_policy = get_random_policy(*self._random_policy_args)
             policy, target = self._random_policy, self._random_collect_size - ctx.env_step
         else:
             policy, target = self._policy, self._target
