@@ -13,7 +13,6 @@ from ding.envs.di_engine_env_adapter import as_batched_env
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
-from ding.policy.duck_typed_mode import as_batched_policy
 from ding.utils.duck_typing import optional_attr
 
 
@@ -24,6 +23,7 @@ class EpisodeCollector:
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'EpisodeCollector', 'seed', 'policy.collect.n_episode')
         env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
+        from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
         policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
         self._policy = policy
         self._env = env

@@ -15,7 +15,6 @@ from ding.envs.env_manager.env_frames import EpisodeFrames, replay_video
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 from ding.framework.middleware.evaluated_weights import EVALUATED_STATE, held_eval_weights, round_seed
-from ding.policy.duck_typed_mode import as_batched_policy
 from ding.utils.duck_typing import has_attr, optional_attr
 
 logger = logging.getLogger('ding.evaluator')
@@ -64,6 +63,7 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any =
 def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int,
                     render: bool = False) -> Any:
     env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
+    from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
     policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
     if render and not has_attr(env, 'ready_imgs'):
         raise ValueError(f'interaction_evaluator(render=True) needs frames from the env manager, and '
