@@ -26,6 +26,7 @@ from typing import Any, List, Optional
 from ding.envs.env_manager.env_faults import EnvFaultError
 from ding.entry.extras import missing_extra
 from ding.entry.interrupt import RunInterrupted, signals_interrupt
+from ding.utils.nonfinite import NonFiniteError
 
 SUBCOMMANDS = {
     'train': ('ding.entry.train', 'start a training run'),
@@ -92,7 +93,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _run(argv)
     except _user_errors() as err:
         return _error(err)
-    except EnvFaultError as err:  # an env kept failing: its own error, no traceback of ours
+    except (EnvFaultError, NonFiniteError) as err:  # an env kept failing, a NaN: its own error, no traceback of ours
         print(f'ding: error: {err}', file=sys.stderr)
         return 1
     except _distributed_run_error() as err:  # a node failed: the launcher ended every node

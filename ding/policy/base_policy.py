@@ -60,7 +60,9 @@ class Policy(ActingWeights):
         discount_factor=0.99,
         nstep=1,
         model=dict(),
-        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False),
+        # nonfinite: a NaN / inf loss or gradient norm 'raise's (stops the run) or 'warn's
+        # (ding/framework/middleware/loss_guard.py)
+        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False, nonfinite='raise'),
         collect=dict(n_sample=None, n_episode=None, unroll_len=1),
         eval=dict(evaluator=dict(eval_freq=1000)),
         other=dict(),

@@ -19,9 +19,10 @@ import numpy as np
 from ding.envs.base_env import BaseEnv
 from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.action_check import make_action_splitter
-from ding.envs.env_manager.env_faults import FailStreaks, describe, restart_serial_env, step_each
+from ding.envs.env_manager.env_faults import DROPPED, FailStreaks, describe, restart_serial_env, step_each
 from ding.envs.env_manager.env_frames import render_frame
 from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
+from ding.envs.env_manager import nonfinite
 from ding.envs.env_manager.obs_stack import check_obs, stack_obs
 from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
@@ -62,6 +63,9 @@ class BaseEnvManagerV2(TimestepAdapter):
         # seconds paused before each restart; DI-engine's default is 0.1, ours 0: rebuilding
         # a local env needs no pause. Set it for envs whose faults pass with time.
         retry_waiting_time=0.0,
+        # A NaN / infinite observation or reward: 'raise' stops the run naming the env and its
+        # step; 'warn' logs it and drops that episode (nonfinite.py).
+        nonfinite='raise',
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
 
@@ -82,6 +86,8 @@ class BaseEnvManagerV2(TimestepAdapter):
         if self._cfg.retry_type not in ('reset', 'renew'):
             raise ValueError(f"{type(self).__name__}: retry_type must be 'reset' or 'renew', got "
                              f'{self._cfg.retry_type!r}')
+        self._nonfinite = nonfinite.check_mode(type(self).__name__, self._cfg.nonfinite)
+        self._past_steps = np.zeros(self._env_num, dtype=np.int64)  # steps of each env's finished episodes
         self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry),
                                     float(self._cfg.retry_waiting_time or 0))
         self._dropped_now: List[int] = []
@@ -183,15 +189,19 @@ class BaseEnvManagerV2(TimestepAdapter):
         obs = [self._reset_one(i, params.get(i)) for i in env_ids]
         if self._obs_shape is None:
             self._obs_shape = np.shape(obs[0])
+        fresh = stack_obs(obs, self._obs_shape, env_ids)
+        nonfinite.check_reset_obs(type(self).__name__, fresh, env_ids, self._streaks.offset)
+        if self._obs is not None:
+            self._past_steps[env_ids] += self._episode_length[env_ids]
         if len(env_ids) == self._env_num:
-            self._obs = stack_obs(obs, self._obs_shape, env_ids)
+            self._obs = fresh
             self._episode_return = np.zeros(self._env_num, dtype=np.float64)
             self._episode_length = np.zeros(self._env_num, dtype=np.int64)
             self._episode_count = np.zeros(self._env_num, dtype=np.int64)
             self._active = np.ones(self._env_num, dtype=bool)
         else:
             ready = self._obs.copy()
-            ready[env_ids] = stack_obs(obs, self._obs_shape, env_ids)
+            ready[env_ids] = fresh
             self._obs = ready
             self._episode_return[env_ids] = 0.0
             self._episode_length[env_ids] = 0
@@ -241,16 +251,45 @@ class BaseEnvManagerV2(TimestepAdapter):
             reward = _flat_rewards(reward, self._env_num)
         terminated = np.array(term, dtype=bool)
         truncated = np.array(trunc, dtype=bool)
-        self._episode_return += reward
         self._episode_length += self._active
+        dropped = False
+        if not nonfinite.finite(next_obs, reward):
+            infos, dropped = self._guard_nonfinite(next_obs, reward, terminated, truncated, infos)
+        self._episode_return += reward
         episode_return = self._no_return.copy()
         episode_length = np.zeros(self._env_num, dtype=np.int64)
-        if True in term or True in trunc:
+        if dropped or True in term or True in trunc:
             self._end_episodes(np.flatnonzero(terminated | truncated).tolist(), infos, next_obs, episode_return,
                                episode_length)
         else:
             self._obs = next_obs
         return EnvStepBatch(next_obs, reward, terminated, truncated, episode_return, episode_length, infos)
+
+    def _guard_nonfinite(self, next_obs: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
+                         truncated: np.ndarray, infos: Sequence[dict]) -> tuple:
+        """A row with a non-finite observation or reward: raise (nonfinite='raise'), or drop that
+        env's episode with a warning, as an env fault does (nonfinite.py). Returns (infos, dropped)."""
+        who, infos, dropped = type(self).__name__, list(infos), False
+        for i, what in nonfinite.bad_rows(next_obs, reward):
+            label = self._streaks.label([i])
+            step = int(self._past_steps[i] + self._episode_length[i])
+            text = nonfinite.message(who, label, what, step, int(self._episode_length[i]))
+            if self._nonfinite == 'raise':
+                raise nonfinite.NonFiniteError(text + nonfinite.HINT)
+            self._streaks.streak[i] += 1
+            if self._streaks.streak[i] > self._streaks.max_retry:
+                raise nonfinite.NonFiniteError(f'{text}, {self._streaks.streak[i]} times in a row with no completed '
+                                               f'episode between (max_retry={self._streaks.max_retry})')
+            nonfinite.logger.warning('%s; its episode is dropped and the env reset (env.manager.nonfinite=warn)',
+                                     text)
+            if isinstance(next_obs, np.ndarray):
+                next_obs[i] = self._obs[i]
+            reward[i], terminated[i], truncated[i] = 0.0, False, True
+            infos[i] = dict(infos[i] or {}, **{DROPPED: True})
+            self._dropped_now = list(self._dropped_now) + [i]
+            self.dropped_episodes += 1
+            dropped = True
+        return infos, dropped
 
     def _step_envs(self, acts: List[Any]) -> tuple:
         """Step the ready envs: (obs, reward, terminated, truncated, info) sequences of
@@ -275,6 +314,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._dropped_now = []
         deactivated = False
         for i in ended:
+            self._past_steps[i] += self._episode_length[i]
             if i in dropped:  # lost to a restart: no return, not counted; a fresh episode is ready
                 episode_return[i], episode_length[i] = np.nan, 0
                 self._episode_return[i], self._episode_length[i] = 0.0, 0

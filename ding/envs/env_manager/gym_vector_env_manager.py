@@ -77,6 +77,10 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             raise ValueError(f'{type(self).__name__} always auto-resets: it needs auto_reset=True and an infinite '
                              f'episode_num (got {self._cfg.auto_reset}, {self._cfg.episode_num}); use base_v2 '
                              f'or subprocess')
+        if self._cfg.nonfinite == 'warn':  # dropping one env's episode needs a reset of that env alone
+            self.close()
+            raise ValueError(f"{type(self).__name__} cannot reset one env alone, so it cannot drop one episode: "
+                             f"env.manager.nonfinite='warn' needs base_v2, subprocess or alternating")
         if self._cfg.vector not in ('sync', 'async'):
             self.close()
             raise ValueError(f"{type(self).__name__}: cfg.vector must be 'sync' or 'async', got {self._cfg.vector!r}")
