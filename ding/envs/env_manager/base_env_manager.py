@@ -12,6 +12,7 @@ reset copies before replacing rows, so a caller may keep them.
 `step_batch`: a list of `EnvTimestep` (V2) or a dict `{env_id: timestep}` (`BaseEnvManager`,
 as DI-engine's V1).
 """
+from time import monotonic
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -26,6 +27,7 @@ from ding.envs.env_manager import nonfinite
 from ding.envs.env_manager.obs_stack import check_obs, stack_obs
 from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
+from ding.envs.env_manager.watchdog import EnvWatchdog
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 from ding.utils.class_config import merged_class_config
@@ -53,10 +55,11 @@ class BaseEnvManagerV2(TimestepAdapter):
         # An env that raises is rebuilt from its env_fn and its episode dropped (env_faults.py);
         # more than `max_retry` failures of one env with no completed episode between stop the run.
         max_retry=3,
-        # Accepted so that one `env.manager` config fits every manager; envs stepped in this
-        # process have no worker to time out.
-        step_timeout=None,
-        reset_timeout=None,
+        # Seconds. An env stepped in this process cannot be interrupted: a step (reset) waiting
+        # longer is reported at WARNING by a watchdog thread (watchdog.py), every timeout while it
+        # lasts. None: no watchdog. The subprocess managers restart such a worker instead.
+        step_timeout=60.0,
+        reset_timeout=60.0,
         # DI-engine's 'reset' (reset the env again) and 'renew' (build a new one) are both
         # accepted: a failed env is always rebuilt, as its state after an exception is not trusted.
         retry_type='reset',
@@ -68,6 +71,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         nonfinite='raise',
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
+    watches_envs = True  # its envs run in this process: a watchdog reports one that hangs
 
     default_config = classmethod(merged_class_config)
 
@@ -91,6 +95,8 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry),
                                     float(self._cfg.retry_waiting_time or 0))
         self._dropped_now: List[int] = []
+        self._watch = None  # (start, results, env_id) while an env steps / resets here (watchdog.py)
+        self._watchdog: Optional[EnvWatchdog] = None
         self._restarted_obs: Dict[int, Any] = {}
         self._envs: Optional[List[BaseEnv]] = self._create_envs()
         self._observation_space, self._action_space, self._reward_space = self._read_spaces(self._envs[0])
@@ -132,6 +138,9 @@ class BaseEnvManagerV2(TimestepAdapter):
                 self._apply_seeds()
         self._gym_steps = [env.gym_step for env in self._envs]
         self._closed = False
+        if self.watches_envs and self._watchdog is None:
+            self._watchdog = EnvWatchdog(self, self._cfg.step_timeout, self._cfg.reset_timeout)
+            self._watchdog.start()
         self._launched_once = True
         self._reset_envs(range(self._env_num), reset_param or {})
 
@@ -146,6 +155,9 @@ class BaseEnvManagerV2(TimestepAdapter):
             self._reset_envs(range(self._env_num), {})
 
     def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.stop()
+            self._watchdog = None
         if self._envs is not None:
             for env in self._envs:
                 env.close()
@@ -213,11 +225,14 @@ class BaseEnvManagerV2(TimestepAdapter):
         if fresh is not None and not param:
             return fresh
         env = self._envs[env_id]
+        self._watch = (monotonic(), None, env_id)
         try:
             return env.reset(**param) if param else env.gym_reset()[0]
         except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
             self._restart_env(env_id, describe(err))
             return self._restarted_obs.pop(env_id)
+        finally:
+            self._watch = None
 
     def _restart_env(self, env_id: int, text: str) -> None:
         """Rebuild env `env_id` from its env_fn, seeded as at the start, and reset it (its reset
@@ -295,17 +310,21 @@ class BaseEnvManagerV2(TimestepAdapter):
         """Step the ready envs: (obs, reward, terminated, truncated, info) sequences of
         length env_num. Envs that are not ready keep their observation, reward 0, no end.
         An env that raises is rebuilt and its row flagged as a dropped episode (`step_each`)."""
-        if self._all_active:
-            results = []
-            try:
-                for step, a in zip(self._gym_steps, acts):
-                    results.append(step(a))
-            except Exception as err:  # noqa: BLE001 - env `len(results)` failed: the slow path handles it
-                return step_each(self, acts, results, err)
-            return zip(*results)
-        if not self._active_ids:
-            raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
-        return step_each(self, acts, [], None)
+        results = []
+        self._watch = (monotonic(), results if self._all_active else None, None)
+        try:
+            if self._all_active:
+                try:
+                    for step, a in zip(self._gym_steps, acts):
+                        results.append(step(a))
+                except Exception as err:  # noqa: BLE001 - env `len(results)` failed: the slow path handles it
+                    return step_each(self, acts, results, err)
+                return zip(*results)
+            if not self._active_ids:
+                raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
+            return step_each(self, acts, [], None)
+        finally:
+            self._watch = None
 
     def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
                       episode_return: np.ndarray, episode_length: np.ndarray) -> None:

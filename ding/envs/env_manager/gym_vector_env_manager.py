@@ -65,6 +65,7 @@ class GymVectorEnvManager(BaseEnvManagerV2):
     """`GymVectorEnvManager(env_fn=[callable, ...], cfg)`; `cfg.vector` picks 'sync' or
     'async' (worker processes, gymnasium's shared memory when `shared_memory`)."""
     steps_env_subsets = False  # the vector env steps all its envs together
+    watches_envs = False  # its own `_step_envs`: the watchdog would have nothing to look at
     config = dict(type='gym_vector', vector='async', shared_memory=True, context=None)
 
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
