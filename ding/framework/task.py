@@ -27,6 +27,7 @@ from ding.framework.onion import BackwardStack, Middleware, locked, parallel, se
 from ding.framework.pipeline_table import custom_contract_names, pipeline_table, warn_wiring
 from ding.framework.roles import Role, match_labels
 from ding.framework.router import LocalRouter, Router
+from ding.utils.threads import apply_default_torch_threads
 
 logger = logging.getLogger(__name__)
 Wrapper = Callable[[Middleware], Middleware]
@@ -81,6 +82,8 @@ class Task:
         self.ctx = ctx if ctx is not None else Context()
         self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
         self.torch_threads = torch_threads
+        if not (async_mode and torch_threads):  # one intra-op thread unless the user chose (ding/utils/threads.py)
+            apply_default_torch_threads()
         OverlapSchedule(async_schedule)  # a wrong name fails here, not at run()
         self.async_schedule, self.async_schedule_summary = async_schedule, None
         self._finish, self._running = False, True
