@@ -10,6 +10,8 @@
     ding collect RUN_DIR --episodes N --eps E --out F  offline dataset    (ding.entry.collect)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
+A full disk, a read-only location or a missing permission while writing a run directory print
+one line `ding: error: cannot write PATH: no space left on the device (ENOSPC)` and exit 1.
 Mistakes a user can fix (an unknown algorithm, env or config key, a bad number, a misspelt
 model argument, a missing or corrupt file, a missing optional package) print one line
 `ding: error: <cause>` (with the valid choices, or the extra to install) and exit with status
@@ -17,6 +19,7 @@ model argument, a missing or corrupt file, a missing optional package) print one
 checkpoint it and exit 130 / 143 (see `ding.entry.interrupt`).
 """
 import argparse
+import errno
 import importlib
 import logging
 import signal
@@ -67,6 +70,19 @@ def _distributed_run_error() -> type:
     return DistributedRunError
 
 
+def _disk_error(err: BaseException) -> Optional[str]:
+    """One line for an error caused by a full disk, a read-only file system or a permission
+    (anywhere in its chain), else None."""
+    from ding.utils.fileio import USER_FIXABLE, FileWriteError, user_fixable_cause
+    if isinstance(err, FileWriteError):
+        return str(err)
+    cause = user_fixable_cause(err)
+    if cause is None:
+        return None
+    code = errno.errorcode.get(cause.errno, cause.errno)
+    return f'{cause.filename or "a file"}: {USER_FIXABLE[cause.errno]} ({code})'
+
+
 def _error(message: Any) -> int:
     print(f'ding: error: {message}', file=sys.stderr)
     return 2
@@ -107,6 +123,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f'ding: interrupted ({signal.Signals(signum).name}) while no step was running', file=sys.stderr)
         return 128 + int(signum)
     except Exception as err:
+        disk = _disk_error(err)  # a full disk, a read-only location, no permission: the path and the cause
+        if disk is not None:
+            print(f'ding: error: {disk}', file=sys.stderr)
+            return 1
         extra = missing_extra(err)  # an optional package: name the extra that installs it
         if extra is None:
             raise
