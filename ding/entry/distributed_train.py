@@ -28,6 +28,7 @@ flags override them:
 """
 import contextlib
 import copy
+import signal
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
@@ -152,6 +153,9 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
                          workers=plan.workers(), kwargs=plain, sigterm_as_interrupt=options.stop_on_signals)
     except PlacementError as err:
         raise UsageError(str(err)) from err
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM on the driver: every node was ended
+        from ding.entry.interrupt import distributed_run_interrupted
+        raise distributed_run_interrupted(getattr(stop, 'signum', signal.SIGINT), cfg.exp_name) from None
     return results
 
 

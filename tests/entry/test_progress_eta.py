@@ -10,7 +10,8 @@ from ding.framework.middleware.progress import format_status, progress_reporter
 
 
 def test_a_1e10_budget_is_no_bound():
-    assert format_status(3000, 2000.0, 700, None, int(1e10)) == 'env_step 3,000 | 2,000 steps/s | train_iter 700 | eval -'
+    assert format_status(3000, 2000.0, 700, None, int(1e10)) == \
+        'env_step 3,000 | 2,000 steps/s | train_iter 700 | eval -'
 
 
 def test_steps_left_never_read_zero():

@@ -53,7 +53,8 @@ def test_trainer_stops_naming_the_term_and_train_iter(key, value):
 
 
 def test_multistep_trainer_names_the_update_inside_the_call():
-    mw, ctx = multistep_trainer(LossAt('policy_loss', float('-inf'), bad=6, per_call=4), log_freq=0), OnlineRLContext()
+    policy = LossAt('policy_loss', float('-inf'), bad=6, per_call=4)
+    mw, ctx = multistep_trainer(policy, log_freq=0), OnlineRLContext()
     ctx.train_data = Batch(obs=np.zeros((2, 1), dtype=np.float32))
     drive(mw, ctx)
     with pytest.raises(NonFiniteError, match=r'non-finite policy_loss=-inf at train_iter 6'):

@@ -8,6 +8,7 @@ same. Nothing outlives the run: the actors are killed and a cluster started here
 """
 import logging
 import os
+import signal
 import sys
 import time
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
@@ -110,12 +111,7 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
             ray.shutdown()
         raise
     if sigterm_as_interrupt:  # after ray.init, which installs its own SIGTERM handler
-        import signal
-
-        def _terminate(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, _terminate)
+        signal.signal(signal.SIGTERM, interrupt_on_signal)
         # Ctrl-C stops the run even where the shell started it with SIGINT ignored (a background job)
         signal.signal(signal.SIGINT, signal.default_int_handler)
     actors: Dict[int, Any] = {}
@@ -162,6 +158,14 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
                 pass
         if started:
             ray.shutdown()
+
+
+def interrupt_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM on the driver ends the run as Ctrl-C does, a KeyboardInterrupt that keeps its
+    `signum`: the CLI reports it as SIGTERM and exits 143, not as SIGINT with 130."""
+    stop = KeyboardInterrupt(signal.Signals(signum).name)
+    stop.signum = signum
+    raise stop
 
 
 def _registry(ray: Any) -> tuple:
