@@ -12,6 +12,7 @@ reset copies before replacing rows, so a caller may keep them.
 `step_batch`: a list of `EnvTimestep` (V2) or a dict `{env_id: timestep}` (`BaseEnvManager`,
 as DI-engine's V1).
 """
+from threading import get_ident
 from time import monotonic
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -95,7 +96,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry),
                                     float(self._cfg.retry_waiting_time or 0))
         self._dropped_now: List[int] = []
-        self._watch = None  # (start, results, env_id) while an env steps / resets here (watchdog.py)
+        self._watch = None  # (start, results, env_id, thread) while an env steps / resets here (watchdog.py)
         self._watchdog: Optional[EnvWatchdog] = None
         self._restarted_obs: Dict[int, Any] = {}
         self._envs: Optional[List[BaseEnv]] = self._create_envs()
@@ -225,7 +226,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         if fresh is not None and not param:
             return fresh
         env = self._envs[env_id]
-        self._watch = (monotonic(), None, env_id)
+        self._watch = (monotonic(), None, env_id, get_ident())
         try:
             return env.reset(**param) if param else env.gym_reset()[0]
         except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
@@ -311,7 +312,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         length env_num. Envs that are not ready keep their observation, reward 0, no end.
         An env that raises is rebuilt and its row flagged as a dropped episode (`step_each`)."""
         results = []
-        self._watch = (monotonic(), results if self._all_active else None, None)
+        self._watch = (monotonic(), results if self._all_active else None, None, get_ident())
         try:
             if self._all_active:
                 try:

@@ -7,10 +7,11 @@ what the manager is waiting for and, once a step has waited `step_timeout` secon
 `reset_timeout`), logs a WARNING on `ding.envs.faults` naming the env, how long it has waited
 and where it waits; it repeats every timeout while the wait goes on. It only logs.
 
-The hot path pays one `time.monotonic()` and two attribute writes per `step_batch`: the manager
-sets `manager._watch = (start, results, env_id)` before stepping (`results`: the list the
-envs' results are appended to, so its length names the env being stepped; `env_id` for a
-reset) and `None` after.
+The hot path pays one `time.monotonic()`, one `threading.get_ident()` and two attribute writes
+per `step_batch`: the manager sets `manager._watch = (start, results, env_id, thread)` before
+stepping (`results`: the list the envs' results are appended to, so its length names the env
+being stepped; `env_id` for a reset; `thread`: the one stepping, whose frame says where it
+waits) and `None` after.
 """
 import logging
 import sys
@@ -32,13 +33,11 @@ class EnvWatchdog:
         limits = [t for t in self._timeouts.values() if t is not None]
         self._interval = max(0.05, min(5.0, min(limits) / 4)) if limits else None
         self._stop = threading.Event()
-        self._owner = threading.get_ident()  # the thread that steps the envs
         self._thread: Optional[threading.Thread] = None
 
     def start(self) -> None:
         if self._interval is None:
             return
-        self._owner = threading.get_ident()
         self._thread = threading.Thread(target=self._run, name='ding-env-watchdog', daemon=True)
         self._thread.start()
 
@@ -59,7 +58,7 @@ class EnvWatchdog:
             if watch is None:
                 seen = None
                 continue
-            start, results, env_id = watch
+            start, results, env_id, stepping = watch
             kind = 'step' if env_id is None else 'reset'
             timeout = self._timeouts[kind]
             if timeout is None:
@@ -69,16 +68,21 @@ class EnvWatchdog:
             waited = time.monotonic() - start
             if waited >= next_warn:
                 next_warn = waited + float(timeout)
-                env = label([env_id if env_id is not None else len(results)]) if results is not None or \
-                    env_id is not None else 'an env'
+                if env_id is not None:
+                    env = label([env_id])
+                elif results is not None:  # all envs step in order: the next one to return is the stuck one
+                    env = label([len(results)])
+                else:
+                    env = 'an env'  # the slow path, some envs not ready
                 logger.warning('%s: %s has not returned from %s for %.0f s (%s_timeout=%g s); an env stepped in this '
                                'process cannot be interrupted, so the run waits on it%s', who, env, kind, waited,
-                               kind, timeout, self._where())
+                               kind, timeout, _where(stepping))
 
-    def _where(self) -> str:
-        """'; it waits in file:line in function' of the stepping thread's innermost frame."""
-        frame = sys._current_frames().get(self._owner)
-        if frame is None:
-            return ''
-        last = traceback.extract_stack(frame, limit=1)[-1]
-        return f'; it waits in {last.filename}:{last.lineno} in {last.name}'
+
+def _where(thread_id: int) -> str:
+    """'; it waits in file:line in function': the innermost frame of the stepping thread."""
+    frame = sys._current_frames().get(thread_id)
+    if frame is None:
+        return ''
+    last = traceback.extract_stack(frame, limit=1)[-1]
+    return f'; it waits in {last.filename}:{last.lineno} in {last.name}'
