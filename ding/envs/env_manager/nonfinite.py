@@ -16,6 +16,7 @@ Dict observations are not checked (their rewards are). The worker-inference samp
 `collect_rollout` raises in both modes (its episodes run on in the workers).
 """
 import logging
+import math
 import warnings
 from typing import Any, List, Sequence, Tuple
 
@@ -26,7 +27,7 @@ from ding.utils.nonfinite import NonFiniteError  # noqa: F401  (raised here; the
 logger = logging.getLogger('ding.envs.faults')
 
 NONFINITE_MODES = ('raise', 'warn')
-# `finite` multiplies a NaN by 0 on purpose: numpy's warning for it would only repeat our error
+# `finite` multiplies a NaN by 0 on purpose (large observations): numpy's warning for it would only repeat our error
 warnings.filterwarnings('ignore', message='invalid value encountered in dot', category=RuntimeWarning,
                         module=__name__.replace('.', r'\.'))
 
@@ -40,15 +41,17 @@ def check_mode(who: str, mode: Any) -> str:
 
 def finite(obs: Any, reward: np.ndarray) -> bool:
     """True when every reward and (float array) observation is finite: the hot-path check.
-    A dot product with zeros is 0 exactly when every element is finite (0 * NaN and 0 * inf are
-    NaN), cannot overflow, and is one BLAS call: ~2 us per step for 8 small envs, half of
-    `np.isfinite(...).all()` on both arrays."""
-    total = _zero_dot(reward)
+    Small arrays are summed as Python floats (doubles: float32 values cannot overflow them, and a
+    NaN or inf makes the sum one), ~0.9 us for 8 CartPole envs where `np.isfinite(...).all()` on
+    both arrays takes 2.7; larger ones are dotted with zeros (0 * NaN and 0 * inf are NaN), one
+    BLAS call that cannot overflow."""
+    total = sum(reward.tolist())
     if isinstance(obs, np.ndarray) and obs.dtype.kind == 'f':
-        total += _zero_dot(obs)
-    return total == 0.0
+        total += sum(obs.ravel().tolist()) if obs.size <= _SUMMED else float(_zero_dot(obs))
+    return math.isfinite(total)
 
 
+_SUMMED = 512  # elements up to which `tolist` + `sum` beats one BLAS call
 _ZEROS = {}  # (size, dtype) -> zeros to dot with; a manager steps arrays of one or two shapes
 
 
