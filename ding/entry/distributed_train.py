@@ -28,7 +28,6 @@ flags override them:
 """
 import contextlib
 import copy
-import signal
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
@@ -155,7 +154,8 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
         raise UsageError(str(err)) from err
     except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM on the driver: every node was ended
         from ding.entry.interrupt import distributed_run_interrupted
-        raise distributed_run_interrupted(getattr(stop, 'signum', signal.SIGINT), cfg.exp_name) from None
+        from ding.framework.distributed.launcher import received_signal
+        raise distributed_run_interrupted(received_signal(stop), cfg.exp_name) from None
     return results
 
 

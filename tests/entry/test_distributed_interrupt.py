@@ -21,19 +21,26 @@ def test_sigterm_on_the_driver_keeps_its_signal():
     with pytest.raises(KeyboardInterrupt) as stop:
         launcher.interrupt_on_signal(signal.SIGTERM, None)
     assert stop.value.signum == signal.SIGTERM
+    assert launcher.received_signal(KeyboardInterrupt()) == signal.SIGTERM  # Ray re-raised it without signum
+    launcher._received.clear()
+    assert launcher.received_signal(KeyboardInterrupt()) == signal.SIGINT
 
 
 def interrupted_launch(signum, checkpoint=None):
     """A launch that is interrupted by `signum` after the run's nodes wrote `checkpoint` (a
     run_state.pt to copy into the run directory; None: none written yet)."""
     def launch(main_name, **kwargs):
+        launcher._received.clear()  # as the real launch does when it starts
         if checkpoint is not None:
             ckpt = os.path.join(kwargs['kwargs']['main_cfg']['exp_name'], 'ckpt')
             os.makedirs(ckpt, exist_ok=True)
             shutil.copy(checkpoint, os.path.join(ckpt, 'run_state.pt'))
         if signum == signal.SIGTERM:
-            launcher.interrupt_on_signal(signum, None)  # the driver's SIGTERM handler
-        raise KeyboardInterrupt  # Ctrl-C: Python's own handler
+            try:
+                launcher.interrupt_on_signal(signum, None)  # the driver's SIGTERM handler, inside ray.wait
+            except KeyboardInterrupt:
+                pass
+        raise KeyboardInterrupt  # what comes out of ray.wait either way: a new, plain one
 
     return launch
 

@@ -110,6 +110,7 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
         if started:
             ray.shutdown()
         raise
+    _received.clear()
     if sigterm_as_interrupt:  # after ray.init, which installs its own SIGTERM handler
         signal.signal(signal.SIGTERM, interrupt_on_signal)
         # Ctrl-C stops the run even where the shell started it with SIGINT ignored (a background job)
@@ -160,12 +161,23 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
             ray.shutdown()
 
 
+_received: Dict[str, int] = {}  # the signal that stopped the run, for the CLI (see interrupt_on_signal)
+
+
 def interrupt_on_signal(signum: int, frame: Any) -> None:
     """SIGTERM on the driver ends the run as Ctrl-C does, a KeyboardInterrupt that keeps its
-    `signum`: the CLI reports it as SIGTERM and exits 143, not as SIGINT with 130."""
+    `signum`: the CLI reports it as SIGTERM and exits 143, not as SIGINT with 130. The signal is
+    also kept here (`received_signal`): raised inside `ray.wait`, the interrupt comes out of Ray as
+    a new, plain KeyboardInterrupt."""
+    _received['signum'] = signum
     stop = KeyboardInterrupt(signal.Signals(signum).name)
     stop.signum = signum
     raise stop
+
+
+def received_signal(stop: BaseException) -> int:
+    """The signal behind the KeyboardInterrupt `stop` that ended a launch (SIGINT unless told)."""
+    return getattr(stop, 'signum', None) or _received.get('signum') or signal.SIGINT
 
 
 def _registry(ray: Any) -> tuple:
