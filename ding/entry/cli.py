@@ -11,6 +11,8 @@
     ding check-env MODULE:FACTORY                      check a custom env (ding.entry.check_env)
     ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
 
+A full disk, a read-only location or a missing permission while writing a run directory print
+one line `ding: error: cannot write PATH: no space left on the device (ENOSPC)` and exit 1.
 Mistakes a user can fix (an unknown algorithm, env or config key, a bad number, a misspelt
 model argument, a missing or corrupt file, a missing optional package) print one line
 `ding: error: <cause>` (with the valid choices, or the extra to install) and exit with status
@@ -18,6 +20,7 @@ model argument, a missing or corrupt file, a missing optional package) print one
 checkpoint it and exit 130 / 143 (see `ding.entry.interrupt`).
 """
 import argparse
+import errno
 import importlib
 import logging
 import signal
@@ -27,6 +30,7 @@ from typing import Any, List, Optional
 from ding.envs.env_manager.env_faults import EnvFaultError
 from ding.entry.extras import missing_extra
 from ding.entry.interrupt import RunInterrupted, signals_interrupt
+from ding.utils.nonfinite import NonFiniteError
 
 SUBCOMMANDS = {
     'train': ('ding.entry.train', 'start a training run'),
@@ -68,6 +72,19 @@ def _distributed_run_error() -> type:
     return DistributedRunError
 
 
+def _disk_error(err: BaseException) -> Optional[str]:
+    """One line for an error caused by a full disk, a read-only file system or a permission
+    (anywhere in its chain), else None."""
+    from ding.utils.fileio import USER_FIXABLE, FileWriteError, user_fixable_cause
+    if isinstance(err, FileWriteError):
+        return str(err)
+    cause = user_fixable_cause(err)
+    if cause is None:
+        return None
+    code = errno.errorcode.get(cause.errno, cause.errno)
+    return f'{cause.filename or "a file"}: {USER_FIXABLE[cause.errno]} ({code})'
+
+
 def _error(message: Any) -> int:
     print(f'ding: error: {message}', file=sys.stderr)
     return 2
@@ -94,7 +111,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _run(argv)
     except _user_errors() as err:
         return _error(err)
-    except EnvFaultError as err:  # an env kept failing: its own error, no traceback of ours
+    except (EnvFaultError, NonFiniteError) as err:  # an env kept failing, a NaN: its own error, no traceback of ours
         print(f'ding: error: {err}', file=sys.stderr)
         return 1
     except _distributed_run_error() as err:  # a node failed: the launcher ended every node
@@ -108,6 +125,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f'ding: interrupted ({signal.Signals(signum).name}) while no step was running', file=sys.stderr)
         return 128 + int(signum)
     except Exception as err:
+        disk = _disk_error(err)  # a full disk, a read-only location, no permission: the path and the cause
+        if disk is not None:
+            print(f'ding: error: {disk}', file=sys.stderr)
+            return 1
         extra = missing_extra(err)  # an optional package: name the extra that installs it
         if extra is None:
             raise

@@ -152,6 +152,10 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
                          workers=plan.workers(), kwargs=plain, sigterm_as_interrupt=options.stop_on_signals)
     except PlacementError as err:
         raise UsageError(str(err)) from err
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM on the driver: every node was ended
+        from ding.entry.interrupt import distributed_run_interrupted
+        from ding.framework.distributed.launcher import received_signal
+        raise distributed_run_interrupted(received_signal(stop), cfg.exp_name) from None
     return results
 
 

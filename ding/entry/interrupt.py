@@ -1,6 +1,6 @@
 """Ctrl-C (SIGINT) and SIGTERM during `ding train` / `ding resume`: finish the current step,
 write a run-state checkpoint there, and stop with `RunInterrupted`, which the CLI prints as
-`interrupted at env_step N; resume with: ding resume DIR` (exit 130, or 143 for SIGTERM).
+`interrupted (SIGINT) at env_step N; resume with: ding resume DIR` (exit 130; SIGTERM: 143).
 
 Why at the end of the step: a checkpoint is only consistent between steps (collected data in
 the buffer, the learner between updates), so the signal handler only sets a flag, and the
@@ -20,16 +20,37 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class RunInterrupted(Exception):
-    """The run stopped on a signal; `exit_code` is the shell's 128 + signal number."""
+    """The run stopped on a signal; `exit_code` is the shell's 128 + signal number. `text`
+    replaces the message (a distributed run names its last checkpoint instead)."""
 
-    def __init__(self, signum: int, run_dir: str, env_step: Optional[int]) -> None:
+    def __init__(self, signum: int, run_dir: str, env_step: Optional[int], text: Optional[str] = None) -> None:
         self.signum, self.run_dir, self.env_step = signum, run_dir, env_step
         self.exit_code = 128 + int(signum)
-        if env_step is None:
-            text = f'interrupted again before the step ended, no checkpoint of it; resume with: ding resume {run_dir}'
+        name = signal.Signals(signum).name
+        if text is not None:
+            pass
+        elif env_step is None:
+            text = (f'interrupted ({name}) again before the step ended, no checkpoint of it; resume with: '
+                    f'ding resume {run_dir}')
         else:
-            text = f'interrupted at env_step {env_step}; resume with: ding resume {run_dir}'
+            text = f'interrupted ({name}) at env_step {env_step}; resume with: ding resume {run_dir}'
         super().__init__(text)
+
+
+def distributed_run_interrupted(signum: int, run_dir: str) -> RunInterrupted:
+    """A distributed run stopped by `signum` on the driver: its nodes were ended where they were,
+    so what a resume continues from is the run's last run-state checkpoint; named here."""
+    from ding.framework.middleware.run_state_file import RunStateUnreadable, read_run_state
+    from ding.utils.run_dir import RunDir
+    name = signal.Signals(signum).name
+    try:
+        state, _, _ = read_run_state(RunDir(run_dir).run_state)
+    except RunStateUnreadable:
+        return RunInterrupted(signum, run_dir, None, f'interrupted ({name}) before the run\'s first checkpoint: '
+                                                     f'nothing to resume; start it again with ding train')
+    env_step = int(state['ctx']['env_step'])
+    return RunInterrupted(signum, run_dir, env_step, f'interrupted ({name}); its last checkpoint is at env_step '
+                                                     f'{env_step}; resume with: ding resume {run_dir}')
 
 
 class SignalInterrupt(KeyboardInterrupt):

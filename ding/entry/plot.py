@@ -3,6 +3,10 @@
 Runs that differ only by seed (`..._seed0`, `..._seed1`) form one group: one line (the mean
 over seeds) with a band (min to max over seeds), each seed's curve held constant between its
 evaluations (a step function) so seeds evaluated at different steps combine.
+
+Without `-o` the figure goes to `curve.png`, or, when that file exists, to the first free
+`curve-N.png` (said in the output line): a plot never overwrites a file it was not told to.
+An `-o` whose extension matplotlib cannot write is one `ding: error:` line, before any run is read.
 """
 import argparse
 import io
@@ -13,6 +17,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
+from ding.entry.arguments import UsageError
 from ding.framework.middleware.progress import read_rows
 from ding.utils.fileio import atomic_write_bytes
 from ding.utils.run_dir import RunDir
@@ -20,8 +25,47 @@ from ding.utils.run_dir import RunDir
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('run_dirs', nargs='+', help='run directories (holding result.json)')
-    parser.add_argument('-o', '--output', default='curve.png', help='image file to write (png, pdf, svg)')
+    parser.add_argument('-o', '--output', default=None,
+                        help=f'image file to write (png, pdf, svg, ...); default {DEFAULT_OUTPUT}, or the first free '
+                             f'curve-N.png when it exists')
     parser.add_argument('--title', default=None)
+
+
+DEFAULT_OUTPUT = 'curve.png'
+
+
+def free_output(default: str = DEFAULT_OUTPUT) -> str:
+    """`default`, or `curve-2.png`, `curve-3.png`, ... when it exists: the first free name."""
+    stem, ext = os.path.splitext(default)
+    name, n = default, 1
+    while os.path.exists(name):
+        n += 1
+        name = f'{stem}-{n}{ext}'
+    return name
+
+
+def _pyplot():
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError as err:
+        raise ImportError('ding plot needs matplotlib: pip install "ding[plot]"') from err
+    return plt
+
+
+def image_format(output: str) -> str:
+    """The format matplotlib writes `output` in (from its extension; none: png); UsageError
+    naming the formats it can write otherwise."""
+    fmt = os.path.splitext(output)[1].lstrip('.').lower() or 'png'
+    plt = _pyplot()
+    fig = plt.figure()
+    supported = fig.canvas.get_supported_filetypes()
+    plt.close(fig)
+    if fmt not in supported:
+        raise UsageError(f"-o {output}: matplotlib cannot write '.{fmt}' images; use one of "
+                         f"{', '.join('.' + f for f in sorted(supported))}")
+    return fmt
 
 
 def group_name(run_dir: str) -> str:
@@ -57,12 +101,8 @@ def combine(curves: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np
 
 def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
     """Write the figure; returns {group: number of runs}."""
-    try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-    except ImportError as err:
-        raise ImportError('ding plot needs matplotlib: pip install "ding[plot]"') from err
+    fmt = image_format(output)
+    plt = _pyplot()
     groups = group_curves(run_dirs)
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     for name, curves in groups.items():
@@ -78,7 +118,6 @@ def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
     ax.legend(loc='best')
     fig.tight_layout()
     buf = io.BytesIO()
-    fmt = os.path.splitext(output)[1].lstrip('.').lower() or 'png'
     fig.savefig(buf, format=fmt)
     plt.close(fig)
     atomic_write_bytes(output, buf.getvalue())
@@ -86,6 +125,12 @@ def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
 
 
 def main(args: argparse.Namespace) -> int:
-    groups = plot(args.run_dirs, args.output, args.title)
-    print(f'wrote {args.output}: ' + ', '.join(f'{g} ({n} run{"s" if n > 1 else ""})' for g, n in groups.items()))
+    output = args.output
+    kept = ''
+    if output is None:
+        output = free_output()
+        if output != DEFAULT_OUTPUT:
+            kept = f' ({DEFAULT_OUTPUT} exists and is kept; -o {DEFAULT_OUTPUT} overwrites it)'
+    groups = plot(args.run_dirs, output, args.title)
+    print(f'wrote {output}{kept}: ' + ', '.join(f'{g} ({n} run{"s" if n > 1 else ""})' for g, n in groups.items()))
     return 0

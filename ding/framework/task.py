@@ -26,6 +26,7 @@ from ding.framework.onion import BackwardStack, Middleware, locked, parallel, se
 from ding.framework.pipeline_table import custom_contract_names, pipeline_table, warn_wiring
 from ding.framework.roles import Role, match_labels
 from ding.framework.router import LocalRouter, Router
+from ding.utils.threads import apply_default_torch_threads
 
 logger = logging.getLogger(__name__)
 Wrapper = Callable[[Middleware], Middleware]
@@ -77,6 +78,8 @@ class Task:
         self.ctx = ctx if ctx is not None else Context()
         self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
         self.torch_threads = torch_threads
+        if not (async_mode and torch_threads):  # one intra-op thread unless the user chose (ding/utils/threads.py)
+            apply_default_torch_threads()
         self._finish, self._running = False, True
         self.finish_reason = None
         self._unwinding = self._finish_late = False

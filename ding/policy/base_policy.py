@@ -62,8 +62,11 @@ class Policy(ActingWeights):
         nstep=1,
         model=dict(),
         # lr_scheduler: None, or a schedule of every learning rate over the updates
-        # (DI-engine's dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py)
-        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False, lr_scheduler=None),
+        # (DI-engine's dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py);
+        # nonfinite: a NaN / inf loss or gradient norm 'raise's (stops the run) or 'warn's
+        # (ding/framework/middleware/loss_guard.py)
+        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False, lr_scheduler=None,
+                   nonfinite='raise'),
         collect=dict(n_sample=None, n_episode=None, unroll_len=1),
         eval=dict(evaluator=dict(eval_freq=1000)),
         other=dict(),

@@ -72,14 +72,26 @@ class RunDir:
     def read_meta(self) -> Dict[str, Any]:
         """run.json, or a clear error saying this is not a run directory made by `ding train`."""
         if not os.path.isfile(self.run_json):
-            found = sorted(os.listdir(self.root)) if os.path.isdir(self.root) else 'nothing'
-            raise FileNotFoundError(f'{self.root} is not a run directory started by `ding train` '
-                                    f'(no run.json); found: {found}')
+            if not os.path.exists(self.root):
+                raise FileNotFoundError(f'{self.root} does not exist')
+            inside = runs_inside(self.root)  # a parent of runs: name them, not its other files
+            hint = f'; run directories inside it: {", ".join(inside[:3])}{", ..." if len(inside) > 3 else ""}' \
+                if inside else ''
+            raise FileNotFoundError(f'{self.root} is not a run directory started by `ding train` (no run.json){hint}')
         with open(self.run_json) as f:
             return json.load(f)
 
     def write_meta(self, meta: Dict[str, Any]) -> None:
         atomic_write_json(self.run_json, meta)
+
+
+def runs_inside(directory: str) -> list:
+    """The run directories (holding run.json) directly inside `directory`, sorted."""
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    return [os.path.join(directory, n) for n in names if os.path.isfile(os.path.join(directory, n, 'run.json'))]
 
 
 def policy_checkpoint(path: str) -> str:

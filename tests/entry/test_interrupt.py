@@ -60,7 +60,7 @@ def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path, mode):
     assert code == 130, err
     assert 'Traceback' not in err
     last = err.strip().splitlines()[-1]
-    assert last.startswith('interrupted at env_step ') and last.endswith('; resume with: ding resume run'), err
+    assert last.startswith('interrupted (SIGINT) at env_step ') and last.endswith('; resume with: ding resume run'), err
     env_step = int(last.split('env_step ')[1].split(';')[0])
     ctx = check_consistent(tmp_path / 'run', env_step)
 
@@ -73,7 +73,8 @@ def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path, mode):
     assert f'pipeline ({"async" if mode else "sync"} mode)' in err
     assert f'resuming {tmp_path / "run"} from env_step={env_step} train_iter={ctx["train_iter"]}' in out
     last = err.strip().splitlines()[-1]
-    assert last.startswith('interrupted at env_step ') and last.endswith('; resume with: ding resume run'), err
+    assert last.startswith('interrupted (SIGTERM) at env_step ') and last.endswith('; resume with: ding resume run'), \
+        err
     later = int(last.split('env_step ')[1].split(';')[0])
     assert later > env_step
     check_consistent(tmp_path / 'run', later)

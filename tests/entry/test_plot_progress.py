@@ -49,7 +49,7 @@ def test_plot_writes_one_curve_per_group(tmp_path, capsys):
 
 def test_format_status_with_and_without_a_bound():
     assert format_status(12000, 2400.0, 6000, 187.3, 100000) == \
-        'env_step 12,000/100,000 | 2,400 steps/s | train_iter 6,000 | eval 187.30 | ETA 0:00:36'
+        'env_step 12,000/100,000 | 2,400 steps/s | train_iter 6,000 | eval 187.30 | ETA 0:00:37'  # 36.7 s, rounded up
     assert format_status(5, 0.0, 0, None, None) == 'env_step 5 | 0 steps/s | train_iter 0 | eval -'
 
 

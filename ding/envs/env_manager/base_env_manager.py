@@ -12,6 +12,8 @@ reset copies before replacing rows, so a caller may keep them.
 `step_batch`: a list of `EnvTimestep` (V2) or a dict `{env_id: timestep}` (`BaseEnvManager`,
 as DI-engine's V1).
 """
+from threading import get_ident
+from time import monotonic
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -19,12 +21,14 @@ import numpy as np
 from ding.envs.base_env import BaseEnv
 from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.action_check import make_action_splitter
-from ding.envs.env_manager.env_faults import FailStreaks, describe, restart_serial_env, step_each
+from ding.envs.env_manager.env_faults import DROPPED, FailStreaks, describe, restart_serial_env, step_each
 from ding.envs.env_manager.env_frames import render_frame
 from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
+from ding.envs.env_manager import nonfinite
 from ding.envs.env_manager.obs_stack import check_obs, stack_obs
 from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
 from ding.envs.env_manager.timestep_adapter import TimestepAdapter
+from ding.envs.env_manager.watchdog import EnvWatchdog
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 from ding.utils.class_config import merged_class_config
@@ -52,18 +56,23 @@ class BaseEnvManagerV2(TimestepAdapter):
         # An env that raises is rebuilt from its env_fn and its episode dropped (env_faults.py);
         # more than `max_retry` failures of one env with no completed episode between stop the run.
         max_retry=3,
-        # Accepted so that one `env.manager` config fits every manager; envs stepped in this
-        # process have no worker to time out.
-        step_timeout=None,
-        reset_timeout=None,
+        # Seconds. An env stepped in this process cannot be interrupted: a step (reset) waiting
+        # longer is reported at WARNING by a watchdog thread (watchdog.py), every timeout while it
+        # lasts. None: no watchdog. The subprocess managers restart such a worker instead.
+        step_timeout=60.0,
+        reset_timeout=60.0,
         # DI-engine's 'reset' (reset the env again) and 'renew' (build a new one) are both
         # accepted: a failed env is always rebuilt, as its state after an exception is not trusted.
         retry_type='reset',
         # seconds paused before each restart; DI-engine's default is 0.1, ours 0: rebuilding
         # a local env needs no pause. Set it for envs whose faults pass with time.
         retry_waiting_time=0.0,
+        # A NaN / infinite observation or reward: 'raise' stops the run naming the env and its
+        # step; 'warn' logs it and drops that episode (nonfinite.py).
+        nonfinite='raise',
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
+    watches_envs = True  # its envs run in this process: a watchdog reports one that hangs
 
     default_config = classmethod(merged_class_config)
 
@@ -82,9 +91,13 @@ class BaseEnvManagerV2(TimestepAdapter):
         if self._cfg.retry_type not in ('reset', 'renew'):
             raise ValueError(f"{type(self).__name__}: retry_type must be 'reset' or 'renew', got "
                              f'{self._cfg.retry_type!r}')
+        self._nonfinite = nonfinite.check_mode(type(self).__name__, self._cfg.nonfinite)
+        self._past_steps = np.zeros(self._env_num, dtype=np.int64)  # steps of each env's finished episodes
         self._streaks = FailStreaks(type(self).__name__, self._env_num, int(self._cfg.max_retry),
                                     float(self._cfg.retry_waiting_time or 0))
         self._dropped_now: List[int] = []
+        self._watch = None  # (start, results, env_id, thread) while an env steps / resets here (watchdog.py)
+        self._watchdog: Optional[EnvWatchdog] = None
         self._restarted_obs: Dict[int, Any] = {}
         self._envs: Optional[List[BaseEnv]] = self._create_envs()
         self._observation_space, self._action_space, self._reward_space = self._read_spaces(self._envs[0])
@@ -126,6 +139,9 @@ class BaseEnvManagerV2(TimestepAdapter):
                 self._apply_seeds()
         self._gym_steps = [env.gym_step for env in self._envs]
         self._closed = False
+        if self.watches_envs and self._watchdog is None:
+            self._watchdog = EnvWatchdog(self, self._cfg.step_timeout, self._cfg.reset_timeout)
+            self._watchdog.start()
         self._launched_once = True
         self._reset_envs(range(self._env_num), reset_param or {})
 
@@ -140,6 +156,9 @@ class BaseEnvManagerV2(TimestepAdapter):
             self._reset_envs(range(self._env_num), {})
 
     def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.stop()
+            self._watchdog = None
         if self._envs is not None:
             for env in self._envs:
                 env.close()
@@ -183,15 +202,19 @@ class BaseEnvManagerV2(TimestepAdapter):
         obs = [self._reset_one(i, params.get(i)) for i in env_ids]
         if self._obs_shape is None:
             self._obs_shape = np.shape(obs[0])
+        fresh = stack_obs(obs, self._obs_shape, env_ids)
+        nonfinite.check_reset_obs(type(self).__name__, fresh, env_ids, self._streaks.offset)
+        if self._obs is not None:
+            self._past_steps[env_ids] += self._episode_length[env_ids]
         if len(env_ids) == self._env_num:
-            self._obs = stack_obs(obs, self._obs_shape, env_ids)
+            self._obs = fresh
             self._episode_return = np.zeros(self._env_num, dtype=np.float64)
             self._episode_length = np.zeros(self._env_num, dtype=np.int64)
             self._episode_count = np.zeros(self._env_num, dtype=np.int64)
             self._active = np.ones(self._env_num, dtype=bool)
         else:
             ready = self._obs.copy()
-            ready[env_ids] = stack_obs(obs, self._obs_shape, env_ids)
+            ready[env_ids] = fresh
             self._obs = ready
             self._episode_return[env_ids] = 0.0
             self._episode_length[env_ids] = 0
@@ -203,11 +226,14 @@ class BaseEnvManagerV2(TimestepAdapter):
         if fresh is not None and not param:
             return fresh
         env = self._envs[env_id]
+        self._watch = (monotonic(), None, env_id, get_ident())
         try:
             return env.reset(**param) if param else env.gym_reset()[0]
         except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
             self._restart_env(env_id, describe(err))
             return self._restarted_obs.pop(env_id)
+        finally:
+            self._watch = None
 
     def _restart_env(self, env_id: int, text: str) -> None:
         """Rebuild env `env_id` from its env_fn, seeded as at the start, and reset it (its reset
@@ -241,32 +267,65 @@ class BaseEnvManagerV2(TimestepAdapter):
             reward = _flat_rewards(reward, self._env_num)
         terminated = np.array(term, dtype=bool)
         truncated = np.array(trunc, dtype=bool)
-        self._episode_return += reward
         self._episode_length += self._active
+        dropped = False
+        if not nonfinite.finite(next_obs, reward):
+            infos, dropped = self._guard_nonfinite(next_obs, reward, terminated, truncated, infos)
+        self._episode_return += reward
         episode_return = self._no_return.copy()
         episode_length = np.zeros(self._env_num, dtype=np.int64)
-        if True in term or True in trunc:
+        if dropped or True in term or True in trunc:
             self._end_episodes(np.flatnonzero(terminated | truncated).tolist(), infos, next_obs, episode_return,
                                episode_length)
         else:
             self._obs = next_obs
         return EnvStepBatch(next_obs, reward, terminated, truncated, episode_return, episode_length, infos)
 
+    def _guard_nonfinite(self, next_obs: np.ndarray, reward: np.ndarray, terminated: np.ndarray,
+                         truncated: np.ndarray, infos: Sequence[dict]) -> tuple:
+        """A row with a non-finite observation or reward: raise (nonfinite='raise'), or drop that
+        env's episode with a warning, as an env fault does (nonfinite.py). Returns (infos, dropped)."""
+        who, infos, dropped = type(self).__name__, list(infos), False
+        for i, what in nonfinite.bad_rows(next_obs, reward):
+            label = self._streaks.label([i])
+            step = int(self._past_steps[i] + self._episode_length[i])
+            text = nonfinite.message(who, label, what, step, int(self._episode_length[i]))
+            if self._nonfinite == 'raise':
+                raise nonfinite.NonFiniteError(text + nonfinite.HINT)
+            self._streaks.streak[i] += 1
+            if self._streaks.streak[i] > self._streaks.max_retry:
+                raise nonfinite.NonFiniteError(f'{text}, {self._streaks.streak[i]} times in a row with no completed '
+                                               f'episode between (max_retry={self._streaks.max_retry})')
+            nonfinite.logger.warning('%s; its episode is dropped and the env reset (env.manager.nonfinite=warn)',
+                                     text)
+            if isinstance(next_obs, np.ndarray):
+                next_obs[i] = self._obs[i]
+            reward[i], terminated[i], truncated[i] = 0.0, False, True
+            infos[i] = dict(infos[i] or {}, **{DROPPED: True})
+            self._dropped_now = list(self._dropped_now) + [i]
+            self.dropped_episodes += 1
+            dropped = True
+        return infos, dropped
+
     def _step_envs(self, acts: List[Any]) -> tuple:
         """Step the ready envs: (obs, reward, terminated, truncated, info) sequences of
         length env_num. Envs that are not ready keep their observation, reward 0, no end.
         An env that raises is rebuilt and its row flagged as a dropped episode (`step_each`)."""
-        if self._all_active:
-            results = []
-            try:
-                for step, a in zip(self._gym_steps, acts):
-                    results.append(step(a))
-            except Exception as err:  # noqa: BLE001 - env `len(results)` failed: the slow path handles it
-                return step_each(self, acts, results, err)
-            return zip(*results)
-        if not self._active_ids:
-            raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
-        return step_each(self, acts, [], None)
+        results = []
+        self._watch = (monotonic(), results if self._all_active else None, None, get_ident())
+        try:
+            if self._all_active:
+                try:
+                    for step, a in zip(self._gym_steps, acts):
+                        results.append(step(a))
+                except Exception as err:  # noqa: BLE001 - env `len(results)` failed: the slow path handles it
+                    return step_each(self, acts, results, err)
+                return zip(*results)
+            if not self._active_ids:
+                raise RuntimeError(f'every env of {type(self).__name__} has finished its episodes; call reset()')
+            return step_each(self, acts, [], None)
+        finally:
+            self._watch = None
 
     def _end_episodes(self, ended: List[int], infos: Sequence[dict], next_obs: np.ndarray,
                       episode_return: np.ndarray, episode_length: np.ndarray) -> None:
@@ -275,6 +334,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._dropped_now = []
         deactivated = False
         for i in ended:
+            self._past_steps[i] += self._episode_length[i]
             if i in dropped:  # lost to a restart: no return, not counted; a fresh episode is ready
                 episode_return[i], episode_length[i] = np.nan, 0
                 self._episode_return[i], self._episode_length[i] = 0.0, 0

@@ -65,6 +65,7 @@ class GymVectorEnvManager(BaseEnvManagerV2):
     """`GymVectorEnvManager(env_fn=[callable, ...], cfg)`; `cfg.vector` picks 'sync' or
     'async' (worker processes, gymnasium's shared memory when `shared_memory`)."""
     steps_env_subsets = False  # the vector env steps all its envs together
+    watches_envs = False  # its own `_step_envs`: the watchdog would have nothing to look at
     config = dict(type='gym_vector', vector='async', shared_memory=True, context=None)
 
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
@@ -77,6 +78,10 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             raise ValueError(f'{type(self).__name__} always auto-resets: it needs auto_reset=True and an infinite '
                              f'episode_num (got {self._cfg.auto_reset}, {self._cfg.episode_num}); use base_v2 '
                              f'or subprocess')
+        if self._cfg.nonfinite == 'warn':  # dropping one env's episode needs a reset of that env alone
+            self.close()
+            raise ValueError(f"{type(self).__name__} cannot reset one env alone, so it cannot drop one episode: "
+                             f"env.manager.nonfinite='warn' needs base_v2, subprocess or alternating")
         if self._cfg.vector not in ('sync', 'async'):
             self.close()
             raise ValueError(f"{type(self).__name__}: cfg.vector must be 'sync' or 'async', got {self._cfg.vector!r}")

@@ -52,11 +52,14 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         worker_num=None,  # None: one worker per CPU core, at most one per env
         context='forkserver',  # multiprocessing start method: 'forkserver', 'spawn' or 'fork'
         max_retry=3,  # failures of one env in a row (no completed episode between) survived by restarts
-        step_timeout=None,  # seconds; None waits forever (a worker dying is still noticed)
-        reset_timeout=None,  # seconds, for start-up, seeding and resets
+        # seconds; a worker whose step takes longer is restarted with a WARNING (its episodes in
+        # flight dropped). None waits forever (a worker dying is still noticed).
+        step_timeout=60.0,
+        reset_timeout=60.0,  # seconds, for start-up, seeding and resets
         shared_memory=True,  # DI-engine's key, accepted: array observations always go through shared memory
     )
     worker_cls = EnvWorker
+    watches_envs = False  # its envs run in workers, timed out by step_timeout
 
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
         self._handles: List[WorkerHandle] = []

@@ -32,6 +32,7 @@ import numpy as np
 from ding.data.batch import Batch
 from ding.envs.env_manager.inference_worker import InferenceEnvWorker
 from ding.envs.env_manager.shared_arrays import SharedArrays
+from ding.envs.env_manager import nonfinite
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
 from ding.envs.env_manager.weight_board import WeightBoard
 from ding.envs.env_manager.worker_pool import WorkerFailure
@@ -113,6 +114,7 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         self._streaks.completed(np.flatnonzero((r['terminated'][:, :steps] | r['truncated'][:, :steps]).any(axis=1)))
         # np.array copies: the Batch must not alias shared memory that the next rollout rewrites
         cols = {k: np.array(v[:, :steps]).reshape((n * steps, ) + v.shape[2:]) for k, v in self._roll.arrays.items()}
+        nonfinite.check_rollout(type(self).__name__, cols['next_obs'], cols['reward'], steps, self._streaks.offset)
         cols['done'] = cols.pop('terminated')
         cols['env_id'] = np.repeat(np.arange(n, dtype=np.int64), steps)
         self._obs = self._ready_shm.copy()  # `ready_obs`: what the next rollout starts from

@@ -5,7 +5,9 @@ past its timeout) is the same for every command and every manager mode, so it li
 one place. A failure never raises out of `gather`; it comes back as a `WorkerFailure` so
 that the manager decides what to restart and what to count.
 """
+import math
 import pickle
+import select
 import time
 from multiprocessing.connection import wait
 from typing import Any, Dict, Iterable, List, Optional, Sequence
@@ -13,6 +15,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 from ding.envs.env_manager.subprocess_worker import EnvWorker, worker_main
 
 STOP_GRACE_S = 1.0
+_poll = getattr(select, 'poll', None)
+_POLL_EVENTS = (select.POLLIN | select.POLLHUP | select.POLLERR) if _poll is not None else 0
 
 
 class WorkerFailure:
@@ -94,24 +98,33 @@ class WorkerHandle:
 
 
 def gather(handles: Iterable[WorkerHandle], timeout: Optional[float]) -> Dict[WorkerHandle, Any]:
-    """Wait for one reply from each handle: raw reply bytes, or a WorkerFailure for a
-    worker that died or did not answer within `timeout` seconds (None: no limit)."""
-    if timeout is None:  # no deadline: plain blocking reads, no selector set up per step
+    """Wait for one reply from each handle, in the handles' order: raw reply bytes, or a
+    WorkerFailure for a worker that died or did not answer within `timeout` seconds (None:
+    no limit). With a timeout each handle is polled in turn against one deadline: a `poll`
+    call per worker, where `multiprocessing.connection.wait` built a selector per step (~25 us
+    a step for 2 workers); the order keeps errors naming the same env whoever answers first."""
+    if timeout is None:  # no deadline: plain blocking reads
         return {h: _receive(h) for h in handles}
-    pending = {h.conn: h for h in handles}
+    handles = list(handles)
     results: Dict[WorkerHandle, Any] = {}
-    deadline = None if timeout is None else time.monotonic() + timeout
-    while pending:
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        ready = wait(list(pending), remaining)
-        if not ready:
-            for h in pending.values():
-                results[h] = WorkerFailure('timeout', f'envs {h.env_ids} gave no answer within {timeout} s')
-            break
-        for conn in ready:
-            h = pending.pop(conn)
-            results[h] = _receive(h)
+    deadline = time.monotonic() + timeout
+    for i, h in enumerate(handles):
+        if not _readable(h.conn, deadline - time.monotonic()):
+            for late in handles[i:]:  # none of the rest is waited for past the deadline either
+                results[late] = _receive(late) if _readable(late.conn, 0.0) else \
+                    WorkerFailure('timeout', f'envs {late.env_ids} gave no answer within {timeout} s')
+            return results
+        results[h] = _receive(h)
     return results
+
+
+def _readable(conn: Any, seconds: float) -> bool:
+    """True when `conn` has a reply (or its process closed it) within `seconds`."""
+    if _poll is None:  # no poll(2) (Windows): multiprocessing's portable wait
+        return bool(wait([conn], max(0.0, seconds)))
+    poller = _poll()
+    poller.register(conn.fileno(), _POLL_EVENTS)
+    return bool(poller.poll(max(0, math.ceil(seconds * 1000))))
 
 
 def _receive(h: WorkerHandle) -> Any:

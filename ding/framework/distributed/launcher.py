@@ -8,6 +8,7 @@ same. Nothing outlives the run: the actors are killed and a cluster started here
 """
 import logging
 import os
+import signal
 import sys
 import time
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
@@ -109,13 +110,9 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
         if started:
             ray.shutdown()
         raise
+    _received.clear()
     if sigterm_as_interrupt:  # after ray.init, which installs its own SIGTERM handler
-        import signal
-
-        def _terminate(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, _terminate)
+        signal.signal(signal.SIGTERM, interrupt_on_signal)
         # Ctrl-C stops the run even where the shell started it with SIGINT ignored (a background job)
         signal.signal(signal.SIGINT, signal.default_int_handler)
     actors: Dict[int, Any] = {}
@@ -162,6 +159,25 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
                 pass
         if started:
             ray.shutdown()
+
+
+_received: Dict[str, int] = {}  # the signal that stopped the run, for the CLI (see interrupt_on_signal)
+
+
+def interrupt_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM on the driver ends the run as Ctrl-C does, a KeyboardInterrupt that keeps its
+    `signum`: the CLI reports it as SIGTERM and exits 143, not as SIGINT with 130. The signal is
+    also kept here (`received_signal`): raised inside `ray.wait`, the interrupt comes out of Ray as
+    a new, plain KeyboardInterrupt."""
+    _received['signum'] = signum
+    stop = KeyboardInterrupt(signal.Signals(signum).name)
+    stop.signum = signum
+    raise stop
+
+
+def received_signal(stop: BaseException) -> int:
+    """The signal behind the KeyboardInterrupt `stop` that ended a launch (SIGINT unless told)."""
+    return getattr(stop, 'signum', None) or _received.get('signum') or signal.SIGINT
 
 
 def _registry(ray: Any) -> tuple:

@@ -7,6 +7,7 @@ from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 from ding.framework.middleware.data_fetcher import offpolicy_data_fetcher
 from ding.framework.middleware.enhancer import her_data_enhancer, reward_estimator
+from ding.framework.middleware.loss_guard import LossGuard
 from ding.utils.dist import all_ranks_true
 
 logger = logging.getLogger('ding.learner')
@@ -37,10 +38,13 @@ def trainer(cfg: Any, policy: Any, log_freq: int = 100) -> Any:
 
 
 def _one_update(policy: Any, log_freq: int) -> Any:
-    """`trainer`'s update, for the learners that have decided train/skip themselves."""
+    """`trainer`'s update, for the learners that have decided train/skip themselves; a
+    non-finite loss stops the run (loss_guard.py)."""
+    guard = LossGuard(policy)
 
     def _update(ctx: Any) -> None:
         ctx.train_output = policy.forward(ctx.train_data)
+        guard.check(ctx.train_output, ctx.train_iter)
         ctx.train_iter += 1
         if log_freq and ctx.train_iter % log_freq == 0:
             _log_train(ctx.train_iter, ctx.train_output)
@@ -52,7 +56,9 @@ def _one_update(policy: Any, log_freq: int) -> Any:
 def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
     """The policy runs several updates on `ctx.train_data` (e.g. PPO epochs x minibatches) and
     returns one output per update; w: train_output (list), train_iter += number of updates.
-    On-policy: it must see the newest weights, so in async mode it never runs ahead."""
+    On-policy: it must see the newest weights, so in async mode it never runs ahead. A
+    non-finite loss stops the run (loss_guard.py)."""
+    guard = LossGuard(policy)
 
     def _train(ctx: Any) -> None:
         if not all_ranks_true(ctx.train_data is not None):  # data-parallel learners: together (see trainer)
@@ -60,6 +66,7 @@ def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
         output = policy.forward(ctx.train_data)
         outputs = output if isinstance(output, list) else [output]
         before = ctx.train_iter
+        guard.check_all(outputs, before)
         ctx.train_output = outputs
         ctx.train_iter += len(outputs)
         if log_freq and outputs and ctx.train_iter // log_freq > before // log_freq:

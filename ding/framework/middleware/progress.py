@@ -27,6 +27,9 @@ from ding.framework.middleware.logger import mean_scalars
 from ding.utils.fileio import atomic_write_text
 from ding.utils.run_dir import RunDir
 
+# DI-engine's "no bound" default for max_env_step (1e10): a budget this large is no bound to
+# show, and an ETA against it would read as hundreds of years
+UNBOUNDED_ENV_STEP = int(1e10)
 FIXED_COLUMNS = ('env_step', 'train_iter', 'env_episode', 'eval_return_mean', 'eval_return_std', 'eval_episodes',
                  'time_s', 'env_steps_per_s')
 
@@ -51,14 +54,24 @@ def rows_to_csv(rows: List[Dict[str, Any]]) -> str:
 
 
 def format_status(env_step: int, rate: float, train_iter: int, last_eval: Optional[float],
-                  max_env_step: Optional[int]) -> str:
-    """`env_step 12,000/100,000 | 2,400 steps/s | train_iter 6,000 | eval 187.30 | ETA 0:00:32`."""
-    step = f'{env_step:,}' + (f'/{max_env_step:,}' if max_env_step else '')
+                  max_env_step: Optional[int], eta_rate: Optional[float] = None) -> str:
+    """`env_step 12,000/100,000 | 2,400 steps/s | train_iter 6,000 | eval 187.30 | ETA 0:00:32`.
+    The ETA uses `eta_rate` (default `rate`); 0 shows `ETA -` (no rate to go by yet). It is
+    rounded up, so steps left never read 0:00:00. No bound, or DI-engine's 1e10, shows none."""
+    bounded = bool(max_env_step) and max_env_step < UNBOUNDED_ENV_STEP
+    step = f'{env_step:,}' + (f'/{max_env_step:,}' if bounded else '')
     parts = [f'env_step {step}', f'{rate:,.0f} steps/s', f'train_iter {train_iter:,}',
              'eval -' if last_eval is None else f'eval {last_eval:.2f}']
-    if max_env_step and rate > 0:
-        left = max(0, max_env_step - env_step) / rate
-        parts.append(f'ETA {int(left // 3600)}:{int(left % 3600 // 60):02d}:{int(left % 60):02d}')
+    eta_rate = rate if eta_rate is None else eta_rate
+    if bounded:
+        left = max(0, max_env_step - env_step)
+        if left == 0:
+            parts.append('ETA 0:00:00')
+        elif eta_rate > 0:
+            secs = math.ceil(left / eta_rate)
+            parts.append(f'ETA {secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}')
+        else:
+            parts.append('ETA -')
     return ' | '.join(parts)
 
 
@@ -70,7 +83,8 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
     out = stream if stream is not None else sys.stderr
     tty = bool(getattr(out, 'isatty', lambda: False)())
     rows: List[Dict[str, Any]] = []
-    clock = {'start': None, 'offset': 0.0, 'last_print': -math.inf, 'rate_t': None, 'rate_step': 0, 'rate': 0.0}
+    clock = {'start': None, 'offset': 0.0, 'last_print': -math.inf, 'rate_t': None, 'rate_step': 0, 'rate': 0.0,
+             'steps': 0}
     last_eval: List[Optional[float]] = [None]
 
     def _start(ctx: Any) -> None:
@@ -124,7 +138,13 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
             _start(ctx)
         yield
         now = time.perf_counter()
-        rate = _rate(ctx, now)
+        rate = eta_rate = _rate(ctx, now)
+        clock['steps'] += 1
+        if clock['steps'] == 1:
+            # The first step is start-up and, off-policy, the whole random warm-up (no training, far
+            # faster than what follows): an ETA from it would read 0:00:00. Rate the steps after it.
+            clock.update(rate_t=now, rate_step=ctx.env_step, rate=0.0)
+            eta_rate = 0.0
         evaluated = math.isfinite(ctx.eval_value)
         finished = bool(_common.current_task().finish)
         if evaluated:
@@ -134,7 +154,7 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
         every = refresh_s if tty else print_every_s
         if show and (evaluated or finished or now - clock['last_print'] >= every):
             clock['last_print'] = now
-            _show(format_status(ctx.env_step, rate, ctx.train_iter, last_eval[0], max_env_step), finished)
+            _show(format_status(ctx.env_step, rate, ctx.train_iter, last_eval[0], max_env_step, eta_rate), finished)
 
     # Only the kept counters are declared: the step's results are read after the yield.
     return contract(_progress, reads=('env_step', 'train_iter', 'env_episode'), name='progress_reporter')
