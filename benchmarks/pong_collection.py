@@ -21,7 +21,7 @@ from elsewhere hits them alike):
 Every process uses one torch thread (2 cores, 8 envs).
 
     python benchmarks/pong_collection.py [--rounds 3] [--steps 1000]
-Writes benchmarks/results/pong_collection.json; docs/performance.md quotes it.
+Writes benchmarks/results/pong_collection.json; docs/performance.md quotes it (which manager to pick).
 """
 import argparse
 import json

@@ -9,7 +9,7 @@ work (building the transition columns, collation) and is reported as such. The w
 about 1 µs per call, which the totals include.
 
     python benchmarks/profile_paths.py [--env-steps 20000] [--updates 2000]
-Writes benchmarks/results/profile_paths.json; docs/performance.md quotes it.
+Writes benchmarks/results/profile_paths.json; docs/benchmarks.md renders it.
 """
 import argparse
 import os

@@ -5,7 +5,7 @@ the middleware calls, in microseconds per env step. Evaluation is left out (the 
 evaluator runs apart from the pipeline).
 
     python benchmarks/profile_sac.py [--env-steps 3000]
-Writes benchmarks/results/profile_sac.json; docs/performance.md quotes it.
+Writes benchmarks/results/profile_sac.json; docs/benchmarks.md renders it.
 """
 import argparse
 import os

@@ -22,8 +22,8 @@ Parts (`--part`):
   owes round(ratio x env_steps) updates and pays them whatever the pattern of arrival.
 
     python benchmarks/throughput/atari_split.py --part split runs --workload dqn_balanced impala
-Writes benchmarks/results/atari_split.json (`--out`); docs/performance.md's Atari table is
-generated from it (benchmarks/throughput/atari_table.py).
+Writes benchmarks/results/atari_split.json (`--out`); docs/atari.md is
+generated from every atari_split*.json (docs/gen/atari_page.py).
 """
 import argparse
 import copy

@@ -15,7 +15,7 @@ benchmarks/results/minatar_configs_asterix_c51_long.json) it first reached 10 at
 mean 5.2 over 1.5-2.0M, best 58.6; in 300k env steps it reached 2.6.
 
 Seeds 1 and 2 at 5e-5 first reached 10 at 0.75M and 0.79M env steps (2026-11-28, benchmarks/results/
-minatar_configs_lr5e-5_seed{1,2}.json; docs/performance.md).
+minatar_configs_lr5e-5_seed{1,2}.json).
 
 Train: ding -m serial -c asterix_c51_config.py -s 0"""
 from easydict import EasyDict

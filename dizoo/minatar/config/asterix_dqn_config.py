@@ -17,7 +17,7 @@ seed 0, 4M env steps each, one torch thread, two runs at once (2026-11-28, bench
   reached 1.6, and neither more updates per env step nor 2M env steps got it to 10.
 
 Seeds 1 and 2 at 5e-5 first reached 10 at 0.87M and 0.66M env steps (2026-11-28, benchmarks/results/
-minatar_configs_lr5e-5_seed{1,2}.json; docs/performance.md).
+minatar_configs_lr5e-5_seed{1,2}.json).
 
 Train: ding -m serial -c asterix_dqn_config.py -s 0"""
 from easydict import EasyDict

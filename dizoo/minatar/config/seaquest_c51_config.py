@@ -15,7 +15,7 @@ it first reached 10 at 2.22M env steps (1,801 s, beside another run), mean 3.1 o
 60.6 at 5.71M.
 
 Seeds 1 and 2 at 5e-5 first reached 10 at 3.54M and 1.19M env steps (2026-11-28, benchmarks/results/
-minatar_configs_lr5e-5_seed{1,2}.json; docs/performance.md). Seed 1 took longer than
+minatar_configs_lr5e-5_seed{1,2}.json). Seed 1 took longer than
 the one run at 5e-4 (2.22M); seeds 1 and 2 at 5e-4 were not run.
 
 Train: ding -m serial -c seaquest_c51_config.py -s 0"""

@@ -15,7 +15,7 @@ benchmarks/results/minatar_configs_seaquest_long.json) it first reached 10 at 5.
 mean 2.9 over 3.5-4.0M, best 22.8; neither more updates per env step nor 2M env steps got it there.
 
 Seeds 1 and 2 at 5e-5 first reached 10 at 3.51M and 2.88M env steps (2026-11-28, benchmarks/results/
-minatar_configs_lr5e-5_seed{1,2}.json; docs/performance.md).
+minatar_configs_lr5e-5_seed{1,2}.json).
 
 Train: ding -m serial -c seaquest_dqn_config.py -s 0"""
 from easydict import EasyDict
