@@ -11,7 +11,9 @@ from ding.framework.context import OnlineRLContext
 
 
 @pytest.fixture
-def threads():
+def threads(monkeypatch):
+    # the user chose torch's threads (task.start() would otherwise give it one: ding/utils/threads.py)
+    monkeypatch.setenv('OMP_NUM_THREADS', '2')
     before = torch.get_num_threads()
     yield
     torch.set_num_threads(before)
