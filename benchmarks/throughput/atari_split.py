@@ -184,9 +184,6 @@ def node_main(workload: str, ratio: float, args: Any) -> Optional[Dict[str, Any]
     from ding.framework.middleware import (ContextExchanger, ModelExchanger, StepCollector, data_pusher,
                                            eps_greedy_handler)
     torch.set_num_threads(1)
-    if args.no_pixel_codec:  # the A/B: batches cross the object store as float32, as before the codec
-        from ding.framework.distributed import pixel_codec
-        pixel_codec.pack = lambda data: data
     algo = WORKLOADS[workload]['algo']
     learner = task.router.node_id == 0
     cfg = make_cfg(algo, args.cuda and learner, args.ray_envs, 'base')
@@ -412,7 +409,6 @@ def main() -> None:
     p.add_argument('--cuda', action='store_true', help='learner (and split) on the GPU')
     p.add_argument('--note', default=None, help='what changed since the last sitting, for the tables')
     p.add_argument('--host', default=f'a {os.cpu_count()}-core machine', help='where it ran, for the tables')
-    p.add_argument('--no-pixel-codec', action='store_true', help='Ray runs send float32 frames (the A/B)')
     p.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results', 'atari_split.json'))
     args = p.parse_args()
 
@@ -428,6 +424,8 @@ def main() -> None:
             old = json.load(f)
         if old.get('cores') == cores and old.get('cuda') == args.cuda:
             report['workloads'] = old.get('workloads', {})
+            report['note'] = args.note or old.get('note')  # a later sitting (an A/B) adds to the first's
+            report['started'] = old.get('started', report['started'])
     for workload in args.workload:
         row = report['workloads'].setdefault(workload, {})
         ratio = WORKLOADS[workload]['ratio'] or args.balanced_ratio or row.get('ratio')
@@ -439,7 +437,7 @@ def main() -> None:
         if 'runs' in args.part:
             runs = row.setdefault('runs', {})
             for mode in args.modes:
-                key = mode + ('_float32_transit' if args.no_pixel_codec and mode.startswith('ray') else '')
+                key = mode
                 if mode.startswith('ray'):
                     import ray
                     ray.init(num_cpus=max(cores, 1 + int(mode[3:])), include_dashboard=False, namespace='ding',

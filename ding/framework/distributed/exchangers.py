@@ -4,11 +4,10 @@
 
 Data crosses nodes here only, as Ray object-store references: a collector puts its
 trajectories (a Batch of numpy columns) once and sends the reference; the learner `ray.get`s
-them zero-copy on one machine (pixel columns travel as uint8: pixel_codec.py). Each
-collector has at most `max_inflight` batches the learner has not consumed yet: past that it
-waits for the learner's acknowledgement, so a fast collector can neither flood the learner's
-memory nor act on weights more than a few versions old. The learner
-sums the collectors' `env_step`/`env_episode` increments and sends `train_iter` (and the acks)
+them zero-copy on one machine. Each collector has at most `max_inflight` batches the learner
+has not consumed yet: past that it waits for the learner's acknowledgement, so a fast
+collector can neither flood the learner's memory nor act on weights more than a few versions
+old. The learner sums the collectors' `env_step`/`env_episode` increments and sends `train_iter` (and the acks)
 back. The learner (rank 0 with DDP) puts its weights once per version; receivers load only the
 newest. A `storage_loader`/`model_loader` (FileStorageLoader, FileModelLoader) replaces the
 object store by files, as in DI-engine.
@@ -23,7 +22,6 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from ding.framework.contract import contract
-from ding.framework.distributed import pixel_codec
 from ding.framework.middleware import _common
 from ding.framework.roles import Role
 
@@ -210,8 +208,7 @@ class ContextExchanger:
             return None
         if self._storage_loader is not None and hasattr(item, 'load'):
             return self._storage_loader.load(item)
-        # a TimeoutError: its collector may have died mid-transfer
-        return pixel_codec.unpack(_fetch(item, self._load_timeout))
+        return _fetch(item, self._load_timeout)  # a TimeoutError: its collector may have died mid-transfer
 
     # ---- sending ------------------------------------------------------------------------------
     def _send(self, ctx: Any) -> None:
@@ -241,7 +238,7 @@ class ContextExchanger:
     def _store(self, data: Any) -> Any:
         if self._storage_loader is not None:
             return self._storage_loader.save(data)
-        return _ray().put(pixel_codec.pack(data))
+        return _ray().put(data)
 
 
 class ModelExchanger:
