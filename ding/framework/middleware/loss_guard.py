@@ -16,8 +16,10 @@ norm has it checked through its loss only).
 import logging
 import math
 import numbers
+from collections.abc import Mapping
 from typing import Any, Iterable, Optional
 
+from ding.utils.duck_typing import optional_attr
 from ding.utils.nonfinite import NonFiniteError
 
 logger = logging.getLogger('ding.learner')
@@ -45,9 +47,10 @@ class LossGuard:
     """`LossGuard(policy).check(output, train_iter)` after each update."""
 
     def __init__(self, policy: Any) -> None:
-        cfg = getattr(policy, 'cfg', None) or getattr(policy, '_cfg', None)
-        learn = cfg.get('learn', None) if hasattr(cfg, 'get') else None
-        mode = learn.get('nonfinite', 'raise') if hasattr(learn, 'get') else 'raise'
+        # a duck-typed policy (a DI-engine test's Mock) is asked only for what it defines
+        cfg = optional_attr(policy, 'cfg') or optional_attr(policy, '_cfg')
+        learn = cfg.get('learn', None) if isinstance(cfg, Mapping) else None
+        mode = learn.get('nonfinite', 'raise') if isinstance(learn, Mapping) else 'raise'
         if mode not in MODES:
             raise ValueError(f'policy.learn.nonfinite must be one of {list(MODES)}, got {mode!r}')
         self.mode = mode
