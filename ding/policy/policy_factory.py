@@ -62,12 +62,14 @@ class RandomPolicy:
         return out
 
     def _allowed_actions(self, mask: Any) -> np.ndarray:
-        """One action per row drawn uniformly from those the row's action mask allows."""
+        """Each action drawn uniformly from those its mask row allows: a mask [n, A] gives [n]
+        actions, a multi-agent one [n, agents, A] gives [n, agents] (MultiDiscrete)."""
         allowed = np.asarray(mask.cpu() if hasattr(mask, 'cpu') else mask) != 0
         if not allowed.any(axis=-1).all():
             raise ValueError('an observation\'s action_mask allows no action')
         rng = self._space.np_random
-        return np.array([rng.choice(np.flatnonzero(row)) for row in allowed], dtype=np.int64)
+        rows = allowed.reshape(-1, allowed.shape[-1])
+        return np.array([rng.choice(np.flatnonzero(row)) for row in rows], dtype=np.int64).reshape(allowed.shape[:-1])
 
     def forward(self, data: Any, **kwargs: Any) -> Any:
         """`{env_id: obs}` -> `{env_id: {'action': ...}}`; a stacked array goes to `forward_batch`."""

@@ -75,6 +75,17 @@ def test_exploration_and_the_random_warm_up_draw_from_allowed_actions():
     assert allowed(random_policy.forward_batch(obs)['action'], obs)
 
 
+def test_the_random_warm_up_draws_one_allowed_action_per_agent():
+    import gymnasium
+    space = gymnasium.spaces.MultiDiscrete([5, 5, 5])  # 3 agents (DI-engine's MASAC on simple_spread)
+    mask = np.random.default_rng(0).random((8, 3, 5)) < 0.5
+    mask[..., 0] = True
+    random_policy = RandomPolicy(make('dqn').collect_mode, space)
+    action = random_policy.forward_batch({'agent_state': np.zeros((8, 3, 4), np.float32), 'action_mask': mask})['action']
+    assert action.shape == (8, 3)
+    assert mask[np.arange(8)[:, None], np.arange(3)[None, :], action].all()
+
+
 def test_dqn_target_bootstraps_from_the_best_allowed_next_action():
     policy = POLICY_REGISTRY.lookup('dqn')(dict(model=DISCRETE_MODEL, discount_factor=0.9,
                                                learn=dict(double_dqn=False)))
