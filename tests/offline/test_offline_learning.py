@@ -48,8 +48,11 @@ def run_config(module: str, data_path: str, exp_name: str, stop_value: float, ma
     ('td3_bc', 6000, {'alpha': 10.0}),
 ])
 def test_pendulum_medium_reaches_minus_400(pendulum_medium, tmp_path, algo, budget, learn):
+    # budget + 1: the run ends once train_iter passes max_train_iter, before the evaluation of the
+    # budget's last update (eval_freq 500); with + 1 that evaluation counts (TD3+BC: -462 at 5,500
+    # updates, -321 at 6,000, on this machine on 2026-11-28)
     ctx = run_config(f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config', pendulum_medium,
-                     str(tmp_path / algo), stop_value=-400, max_train_iter=budget, **learn)
+                     str(tmp_path / algo), stop_value=-400, max_train_iter=budget + 1, **learn)
     assert ctx.last_eval_value >= -400, f'{algo}: last evaluation {ctx.last_eval_value} after {ctx.train_iter}'
 
 
