@@ -142,3 +142,18 @@ class TinyQ(nn.Module):
 
     def forward(self, x):
         return {'logit': self.fc(x)}
+
+
+def run_collector(cfg: Any, policy: Any, env: Any, calls: int) -> tuple:
+    """`calls` StepCollector calls (eps 0.5) on `env`, which is closed after; (ctx, batches)."""
+    from ding.framework.context import OnlineRLContext
+    from ding.framework.middleware import StepCollector
+    ctx, batches = OnlineRLContext(collect_kwargs={'eps': 0.5}), []
+    try:
+        collector = StepCollector(cfg, policy.collect_mode, env)
+        for _ in range(calls):
+            collector(ctx)
+            batches.append(ctx.trajectories)
+    finally:
+        env.close()
+    return ctx, batches

@@ -30,7 +30,7 @@ from ding.policy import DQNPolicy
 from ding.utils.dicts import deep_merge
 from dizoo.classic_control.cartpole.config.cartpole_dqn_config import create_config, main_config
 
-from .mock_envs import EPISODE_LEN, TinyQ, make_faulty_episodes
+from .mock_envs import EPISODE_LEN, TinyQ, make_faulty_episodes, run_collector
 
 MAX_RETRY = 2
 MANAGERS = {
@@ -64,15 +64,7 @@ def collect(kind, fault, tmp_path, calls):
     """`calls` collector calls (8 rows each); returns the ctx and the batches."""
     cfg, policy = make_policy()
     env = make_manager(kind, fault, tmp_path)
-    ctx, batches = OnlineRLContext(collect_kwargs={'eps': 0.5}), []
-    try:
-        collector = StepCollector(cfg, policy.collect_mode, env)
-        for _ in range(calls):
-            collector(ctx)
-            batches.append(ctx.trajectories)
-    finally:
-        env.close()
-    return ctx, batches
+    return run_collector(cfg, policy, env, calls)
 
 
 def evaluate(kind, fault, tmp_path):

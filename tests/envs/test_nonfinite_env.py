@@ -13,12 +13,10 @@ from gymnasium import spaces
 
 from ding.envs import DingEnvWrapper, create_env_manager
 from ding.envs.env_manager.nonfinite import NonFiniteError
-from ding.framework.context import OnlineRLContext
-from ding.framework.middleware import StepCollector
 from ding.policy import DQNPolicy
 from ding.utils.dicts import deep_merge
 
-from .mock_envs import TinyQ
+from .mock_envs import TinyQ, run_collector
 
 EPISODE_LEN = 8
 MANAGERS = {
@@ -67,15 +65,7 @@ def collect(kind, env_fns, calls, **manager):
     torch.manual_seed(0)
     policy = DQNPolicy(cfg.policy, model=TinyQ())
     env = create_env_manager(dict(MANAGERS[kind], **manager), env_fns)
-    ctx, batches = OnlineRLContext(collect_kwargs={'eps': 0.5}), []
-    try:
-        collector = StepCollector(cfg, policy.collect_mode, env)
-        for _ in range(calls):
-            collector(ctx)
-            batches.append(ctx.trajectories)
-    finally:
-        env.close()
-    return ctx, batches
+    return run_collector(cfg, policy, env, calls)
 
 
 @pytest.mark.parametrize('kind', list(MANAGERS))
