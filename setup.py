@@ -50,7 +50,6 @@ setup(
         'gymnasium>=1.0',
         'easydict>=1.10',
         'tensorboardX>=2.6',
-        'tqdm>=4.60',
         'pyyaml>=6',
     ],
     extras_require=EXTRAS,
