@@ -38,12 +38,36 @@ def _py_literal(obj: Any) -> str:
 
 
 def save_config_py(main_config: Mapping, create_config: Mapping, path: str) -> None:
-    """A python file defining `main_config` and `create_config`, readable by `read_config`."""
+    """A python file defining `main_config` and `create_config`, readable by `read_config`.
+    The env manager's type is written once, in `create_config.env_manager` (the one the run
+    built, which a `--config` override may have changed): two copies could be edited apart."""
+    main_config, create_config = one_manager_type(main_config, create_config)
     text = ('from easydict import EasyDict\n\n'
             "inf, nan = float('inf'), float('nan')  # pprint writes these bare\n\n"
             f'main_config = EasyDict({_py_literal(main_config)})\n\n'
             f'create_config = EasyDict({_py_literal(create_config)})\n')
     atomic_write_text(path, text)
+
+
+def one_manager_type(main_config: Mapping, create_config: Mapping) -> Tuple[dict, dict]:
+    """(main, create) with the env manager's type only in create_config.env_manager."""
+    main, create = to_plain(main_config), to_plain(create_config)
+    manager = (main.get('env') or {}).get('manager')
+    if isinstance(manager, dict) and 'type' in manager:
+        create['env_manager'] = dict(create.get('env_manager') or {}, type=manager.pop('type'))
+    return main, create
+
+
+def check_manager_types_agree(main_config: Mapping, create_config: Mapping, path: str) -> None:
+    """A config file naming the env manager twice (`main_config.env.manager.type` and
+    `create_config.env_manager.type`, as DI-engine's total_config.py does) must name one
+    manager: an edit to one copy would otherwise be ignored for the other."""
+    in_main = ((main_config.get('env') or {}).get('manager') or {}).get('type')
+    in_create = (create_config.get('env_manager') or {}).get('type')
+    if in_main and in_create and in_main != in_create:
+        from ding.config.validate import ConfigKeyError
+        raise ConfigKeyError(f'{path}: main_config.env.manager.type is {in_main!r} but create_config.env_manager.type '
+                             f'is {in_create!r}; name the env manager in one of them')
 
 
 def read_config(path: str) -> Tuple[EasyDict, EasyDict]:
@@ -56,7 +80,9 @@ def read_config(path: str) -> Tuple[EasyDict, EasyDict]:
         with open(path) as f:
             data = yaml.safe_load(f) or {}
         if 'main_config' in data:
-            return EasyDict(data['main_config']), EasyDict(data.get('create_config') or {})
+            main, create = EasyDict(data['main_config']), EasyDict(data.get('create_config') or {})
+            check_manager_types_agree(main, create, path)
+            return main, create
         return EasyDict(data), EasyDict()
     if not path.endswith('.py'):
         raise ValueError(f'config file must be .py or .yaml: {path}')
@@ -65,4 +91,6 @@ def read_config(path: str) -> Tuple[EasyDict, EasyDict]:
     spec.loader.exec_module(module)
     if not hasattr(module, 'main_config'):
         raise AttributeError(f'{path} defines no main_config')
-    return EasyDict(module.main_config), EasyDict(getattr(module, 'create_config', None) or {})
+    main, create = EasyDict(module.main_config), EasyDict(getattr(module, 'create_config', None) or {})
+    check_manager_types_agree(main, create, path)
+    return main, create
