@@ -94,6 +94,18 @@ def _plain(value: Any) -> Any:
 
 
 def write_plot(trials: List[Any], study: Any, path: str) -> None:
+    import matplotlib.pyplot as plt
+    fig = trials_figure(trials, study)
+    buf = io.BytesIO()
+    fig.savefig(buf, format='png', dpi=80)
+    plt.close(fig)
+    from ding.utils.fileio import atomic_write_bytes
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def trials_figure(trials: List[Any], study: Any) -> Any:
+    """Left: each complete trial's objective and the best so far; pruned trials (no score) as
+    marks on the worst edge. Right: the reported evaluation curves."""
     import matplotlib
     matplotlib.use('Agg')  # files only: no display needed
     import matplotlib.pyplot as plt
@@ -111,10 +123,15 @@ def write_plot(trials: List[Any], study: Any, path: str) -> None:
     left.step(xs, ys, where='post', color='C1', label='best so far')
     pruned = [t for t in trials if t.state == TrialState.PRUNED]
     if pruned:
-        left.scatter([t.number for t in pruned], [0] * len(pruned), marker='x', color='C3', label='pruned (at 0)')
+        # A pruned trial has no score. At a made-up value (it was 0) it could read as the best: fewer
+        # env steps than any, or a higher return than negative ones. Drawn on the worst edge of the
+        # axes instead (top when minimising, bottom when maximising), whatever the scores' range.
+        worst_edge = 0.97 if minimise else 0.03
+        left.scatter([t.number for t in pruned], [worst_edge] * len(pruned), marker='x', color='C3',
+                     transform=left.get_xaxis_transform(), label='pruned (no score)')
     left.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     left.set_xlabel('trial')
-    left.set_ylabel('env steps to threshold' if minimise else 'final eval return')
+    left.set_ylabel('env steps to threshold (lower is better)' if minimise else 'final eval return')
     left.legend()
     sign = -1.0 if minimise else 1.0
     from ding.entry.tune_trial import PRUNE_GRID
@@ -129,8 +146,4 @@ def write_plot(trials: List[Any], study: Any, path: str) -> None:
     right.set_ylabel('eval return (dashed: pruned)')
     fig.suptitle(f'ding tune: {study.options.study_name}')
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format='png', dpi=80)
-    plt.close(fig)
-    from ding.utils.fileio import atomic_write_bytes
-    atomic_write_bytes(path, buf.getvalue())
+    return fig
