@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 from typing import Any, Dict, Iterator, Optional, Tuple
 
 from easydict import EasyDict
@@ -131,11 +132,12 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
     if plan is not None:
         parts.close()  # checked here; the nodes build their own
         from ding.entry.distributed_train import final_counters, launch_training
-        with removed_on_failure(cfg.exp_name, only=UsageError):  # the cluster cannot hold the plan
-            results = launch_training(cfg, main, create, seed, options, plan)
+        with removed_on_failure(cfg.exp_name, only=UsageError), removed_if_stopped_before_a_checkpoint(cfg.exp_name):
+            results = launch_training(cfg, main, create, seed, options, plan)  # UsageError: the cluster is too small
         return cfg, final_counters(results, plan)
     try:
-        ctx = run_training(cfg, parts, options)
+        with removed_if_stopped_before_a_checkpoint(cfg.exp_name):
+            ctx = run_training(cfg, parts, options)
     finally:
         parts.close()
     return cfg, ctx
@@ -150,6 +152,27 @@ def removed_on_failure(run_dir: str, only: type = BaseException) -> Iterator[Non
     except only:
         shutil.rmtree(run_dir, ignore_errors=True)
         raise
+
+
+@contextlib.contextmanager
+def removed_if_stopped_before_a_checkpoint(run_dir: str) -> Iterator[None]:
+    """A run stopped by a signal before its first run-state checkpoint is complete (a second
+    Ctrl-C while the first one is written, SIGTERM on a distributed run's driver before its
+    nodes wrote one) has nothing to resume: it leaves no directory that `ding resume` would
+    refuse, and says so. The checkpoint is written atomically, so "complete" is "the file
+    exists". A run that failed (an error, not a signal) keeps its directory: its log says why."""
+    from ding.entry.interrupt import RunInterrupted
+    try:
+        yield
+    except (KeyboardInterrupt, RunInterrupted) as stop:
+        rd = RunDir(run_dir)
+        if os.path.isfile(rd.run_state) or os.path.isfile(rd.run_state_prev):
+            raise
+        shutil.rmtree(run_dir, ignore_errors=True)
+        signum = getattr(stop, 'signum', None) or signal.SIGINT
+        raise RunInterrupted(signum, run_dir, None, f'interrupted ({signal.Signals(signum).name}) before the run\'s '
+                                                    f'first checkpoint: nothing to resume, {run_dir} removed; start '
+                                                    f'it again with ding train') from None
 
 
 def summary(ctx: Any) -> str:

@@ -58,8 +58,9 @@ def last_line(capsys):
 def test_sigterm_before_any_checkpoint_exits_143_as_sigterm(in_tmp, capsys, monkeypatch):
     monkeypatch.setattr(launcher, 'launch', interrupted_launch(signal.SIGTERM))
     assert main(TRAIN + ['--max-env-step', '1000', '--collectors', '2', '--exp-name', 'run']) == 143
-    assert last_line(capsys) == ("interrupted (SIGTERM) before the run's first checkpoint: nothing to resume; "
-                                 "start it again with ding train")
+    assert last_line(capsys) == ("interrupted (SIGTERM) before the run's first checkpoint: nothing to resume, "
+                                 "run removed; start it again with ding train")
+    assert not os.path.exists('run')  # no half run for `ding resume` to refuse
 
 
 def test_ctrl_c_names_the_checkpoint_env_step_and_the_resume_command(in_tmp, capsys, monkeypatch):
