@@ -146,10 +146,18 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
     from ding.framework.distributed.placement import PlacementError
     plain = dict(main_cfg=_plain(main_cfg), create_cfg=_plain(create_cfg), seed=seed, options=options, plan=plan,
                  resume=resume)
+    # the evaluator node writes the progress rows; the driver shows them as a one-process run does
+    from ding.entry.distributed_progress import ProgressTail
+    tail = ProgressTail(cfg.exp_name, options.max_env_step, after_env_step=-1 if resume is None else
+                        int(resume.ctx['env_step'])) if options.progress else contextlib.nullcontext()
+    if resume is None:  # Ray takes a while to start the nodes: say what is happening (a resume says it)
+        print(f'starting {plan.learners} learner(s), 1 evaluator and {plan.collectors} collector(s) on Ray',
+              flush=True)
     try:
-        results = launch('ding.entry.distributed_train.node_main', n_parallel_workers=plan.n_workers,
-                         topology='mesh', node_ids=list(range(plan.n_workers)), address=plan.address,
-                         workers=plan.workers(), kwargs=plain, sigterm_as_interrupt=options.stop_on_signals)
+        with tail:
+            results = launch('ding.entry.distributed_train.node_main', n_parallel_workers=plan.n_workers,
+                             topology='mesh', node_ids=list(range(plan.n_workers)), address=plan.address,
+                             workers=plan.workers(), kwargs=plain, sigterm_as_interrupt=options.stop_on_signals)
     except PlacementError as err:
         raise UsageError(str(err)) from err
     except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM on the driver: every node was ended
