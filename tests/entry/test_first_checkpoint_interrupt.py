@@ -72,3 +72,21 @@ def test_stopped_during_a_later_checkpoint_keeps_the_run_and_it_resumes(in_tmp, 
     monkeypatch.setattr(run_state_file, 'atomic_torch_save', real_write)
     assert main(['resume', 'run', '--no-progress']) == 0
     assert 'finished: env_step=400' in capsys.readouterr().out
+
+
+def test_killed_during_the_first_checkpoint_resume_is_one_line(in_tmp, capsys, monkeypatch):
+    """SIGKILL cannot be caught: what it leaves (the run's files, half a temporary checkpoint, no
+    run_state.pt) gets one line from `ding resume` saying to start again, exit 2."""
+    def killed(state, path):  # the process dies here: the temporary file stays, nothing is renamed
+        with open(os.path.join(os.path.dirname(path), '.run_state.pt.k1ll3d.tmp'), 'wb') as f:
+            f.write(b'PK\x03\x04 half a checkpoint')
+        raise SystemExit(137)
+
+    monkeypatch.setattr(run_state_file, 'atomic_torch_save', killed)
+    with pytest.raises(SystemExit):
+        main(TRAIN + ['--max-env-step', '400', '--checkpoint-freq', '64'])
+    assert '.run_state.pt.k1ll3d.tmp' in os.listdir('run/ckpt') and not os.path.exists('run/ckpt/run_state.pt')
+    capsys.readouterr()
+    assert main(['resume', 'run']) == 2
+    assert capsys.readouterr().err == ('ding: error: run has no run-state checkpoint yet (run/ckpt/run_state.pt); '
+                                       'start it again with `ding train` instead\n')
