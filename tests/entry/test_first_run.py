@@ -66,7 +66,7 @@ def bare_site(folder) -> list:
 
 def test_the_first_run_path_works_with_the_base_dependencies_only(tmp_path):
     linked = bare_site(tmp_path / 'site')
-    assert 'gymnasium' in linked and 'torch' in linked and 'matplotlib' not in linked and 'tqdm' not in linked
+    assert 'gymnasium' in linked and 'torch' in linked and 'matplotlib' not in linked and 'ray' not in linked
     env = {**os.environ, 'PYTHONPATH': os.pathsep.join([ROOT, str(tmp_path / 'site')]), 'OMP_NUM_THREADS': '1',
            'PYTHONNOUSERSITE': '1'}
     out = subprocess.run([sys.executable, '-S', '-c', PROBE, str(tmp_path / 'run')], cwd=tmp_path, env=env,
@@ -80,7 +80,7 @@ def test_the_bare_interpreter_of_that_test_lacks_the_extras(tmp_path):
     """The check above is only as good as its isolation: an extra's package must not import there."""
     bare_site(tmp_path / 'site')
     env = {**os.environ, 'PYTHONPATH': os.pathsep.join([ROOT, str(tmp_path / 'site')]), 'PYTHONNOUSERSITE': '1'}
-    code = 'import importlib.util as u; print([m for m in ("matplotlib", "ray", "tqdm", "pytest") if u.find_spec(m)])'
+    code = 'import importlib.util as u; print([m for m in ("matplotlib", "ray", "optuna", "pytest") if u.find_spec(m)])'
     out = subprocess.run([sys.executable, '-S', '-c', code], env=env, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == '[]', out.stderr
 
