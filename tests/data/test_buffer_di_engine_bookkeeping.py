@@ -86,3 +86,15 @@ def test_staleness_check_push_without_meta_is_both_value_and_assertion_error():
     for error in (ValueError, AssertionError):  # ding's bad-input class, DI-engine's assert
         with pytest.raises(error, match='train_iter_data_collected'):
             buf.push(1)
+
+
+def test_per_sample_meta_names_each_rows_place_in_the_sum_tree():
+    from ding.data.buffer.middleware import PriorityExperienceReplay
+    buf = DequeBuffer(4)
+    buf.use(PriorityExperienceReplay(buf, IS_weight=True))
+    for i in range(6):  # ids 2..5 survive in slots 2, 3, 0, 1
+        buf.push(transition(i), {'priority': 1.0 + i})
+    sampled = buf.sample(4)
+    assert sorted(sampled.meta) == ['priority', 'priority_IS', 'priority_idx']
+    assert sampled.meta['priority_idx'].tolist() == (sampled.index % 4).tolist()
+    assert sampled.meta['priority'].tolist() == [1.0 + i for i in sampled.index.tolist()]

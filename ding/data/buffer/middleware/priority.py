@@ -83,6 +83,7 @@ class PriorityExperienceReplay:
         weights = self.importance_weights(slots) if self.IS_weight and len(slots) else None
         sampled = chain(indices=indices)
         sampled.meta['priority'] = priority
+        sampled.meta['priority_idx'] = slots  # DI-engine's key: the row's place in the sum tree (its slot here)
         if weights is not None:
             sampled.meta['priority_IS'] = weights
             sampled.batch['priority_IS'] = weights
