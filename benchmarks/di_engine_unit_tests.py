@@ -18,7 +18,7 @@ put on the tests' path.
 
 The selection is DI-engine's own CI's, `-m unittest`. Tests excluded on purpose (each with its
 reason) are read from the table under "DI-engine's own unit tests" in docs/migrating.md, and
-deselected (a test file named whole is ignored: it cannot be imported). Prints
+deselected by exact id (a test file named whole is not even imported). Prints
 `passed / failed / errors / skipped / excluded of N selected` and exits 1 when any selected test
 failed or errored.
 """
@@ -56,11 +56,25 @@ MARKERS = ('unittest', 'tmp', 'benchmark', 'envpooltest', 'envtest', 'other', 'a
 # Every test starts from the same seeds, so a run's outcome does not depend on the draw (DI-engine's
 # MockEnv ends episodes at random: test_episode_collector then sees one episode too many when
 # both envs end one in the same step, in DI-engine's collector as in ours).
-SEEDING_CONFTEST = '''import random
+SEEDING_CONFTEST = '''import pathlib
+import random
 
 import numpy as np
 import pytest
 import torch
+
+# Excluded tests, one copied id a line: deselected by exact id (a parametrized test by its base
+# id), not by prefix as pytest's --deselect would (test_priority would take test_priority_x along).
+EXCLUDED = set(pathlib.Path(__file__).with_name('excluded_tests.txt').read_text().split())
+
+
+def pytest_collection_modifyitems(config, items):
+    keep, drop = [], []
+    for item in items:
+        (drop if item.nodeid in EXCLUDED or item.nodeid.split('[')[0] in EXCLUDED else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.fixture(autouse=True)
@@ -142,6 +156,7 @@ def copy_tests(folder: pathlib.Path, repo: str = '') -> List[str]:
     (folder / 'pytest.ini').write_text('[pytest]\nmarkers =\n' + ''.join(f'    {m}: DI-engine marker\n' for m in MARKERS)
                                        + 'filterwarnings =\n    ignore::DeprecationWarning\n')
     (folder / 'conftest.py').write_text(SEEDING_CONFTEST)
+    (folder / 'excluded_tests.txt').write_text(''.join(to_copied_id(t) + '\n' for t in exclusions() if '::' in t))
     return [COPY_PACKAGE + '/' + d[len('ding/'):] for d in dirs]
 
 
@@ -173,10 +188,10 @@ def run(repo: str = '', pytest_args: Tuple[str, ...] = (), junit: str = '', time
                     '-c', str(folder / 'pytest.ini'), '--continue-on-collection-errors', f'--timeout={timeout}', f'--junitxml={report}', test_dir]
             if markers:
                 args += ['-m', markers]
-            for test_id in excluded:
+            for test_id in excluded:  # a whole file is not even imported; single tests: the conftest
                 copied = to_copied_id(test_id)
-                if copied.startswith(test_dir):  # a whole file (it cannot even be imported) or one test
-                    args += ['--ignore', copied] if '::' not in copied else ['--deselect', copied]
+                if copied.startswith(test_dir) and '::' not in copied:
+                    args += ['--ignore', copied]
             proc = subprocess.run(args + list(pytest_args), cwd=tmp, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)
             output.append(proc.stdout)

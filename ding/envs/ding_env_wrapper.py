@@ -79,17 +79,21 @@ class DingEnvWrapper(BaseEnv):
         return specs
 
     # --- gymnasium level (env managers) ---------------------------------------------------
-    def gym_reset(self) -> Tuple[Any, dict]:
+    def gym_reset(self, **env_kwargs: Any) -> Tuple[Any, dict]:
         """Reset, passing the seed on the first reset after `seed()` (or on every reset when
-        `dynamic_seed=False`); otherwise the env's RNG carries on, which is deterministic too."""
+        `dynamic_seed=False`); otherwise the env's RNG carries on, which is deterministic too.
+        `env_kwargs` go to the wrapped env's reset (gymnasium's `options`, or the parameters of
+        an env written to DI-engine's protocol, e.g. `stat=...`)."""
         if self._seed is not None and (self._seed_pending or not self._dynamic_seed):
             self._seed_pending = False
-            return self._env.reset(seed=self._seed)
-        return self._env.reset()
+            return self._env.reset(seed=self._seed, **env_kwargs)
+        return self._env.reset(**env_kwargs)
 
     # --- DI-engine level --------------------------------------------------------------------
-    def reset(self) -> np.ndarray:
-        obs, _ = self.gym_reset()
+    def reset(self, **env_kwargs: Any) -> np.ndarray:
+        """The first obs; `env_kwargs` (DI-engine's `reset_param` of an env manager) go to the
+        wrapped env's reset."""
+        obs, _ = self.gym_reset(**env_kwargs)
         self._episode_return = 0.0
         return np.asarray(obs, dtype=np.float32)
 
@@ -173,10 +177,10 @@ def _legacy_reset(env: Any) -> bool:
 class GymnasiumApiShim(LegacyGymAdapter, gymnasium.Env):
     """A legacy env as a `gymnasium.Env`, so gymnasium wrappers can wrap it."""
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[Any, dict]:
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None, **env_kwargs: Any) -> Tuple[Any, dict]:
         if seed is not None and _legacy_reset(self.env) and not callable(getattr(self.env, 'seed', None)):
             seed = None  # an env with no way to take a seed (it draws from numpy's global RNG)
-        return super().reset(seed=seed, options=options)
+        return super().reset(seed=seed, options=options, **env_kwargs)
 
     @property
     def unwrapped(self) -> Any:

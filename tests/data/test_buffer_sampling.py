@@ -73,7 +73,7 @@ def test_groupby_column_returns_whole_groups_in_push_order():
     buf = filled(12, env_id=np.arange(12) % 3)
     groups = buf.sample(3, groupby='env_id')
     assert sorted(g.index.tolist() for g in groups) == [[0, 3, 6, 9], [1, 4, 7, 10], [2, 5, 8, 11]]
-    with pytest.raises(ValueError, match='cannot sample 4'):
+    with pytest.raises(ValueError, match="There are less than 4 groups by 'env_id' \\(there are 3\\)"):
         buf.sample(4, groupby='env_id')
 
 

@@ -66,6 +66,11 @@ def test_render_true_puts_the_episodes_frames_in_eval_output(manager):
     # one frame per step: the longest episode (CartPole gives 1 per step) sets T
     assert video.shape[1] == int(max(returns))
     assert video.std() > 0  # real drawings, not blank frames
+    # the same episodes' per-step outputs (the wandb action_logger's data): AlwaysLeft pushes left
+    outputs = ctx.eval_output['output']
+    # worst, medians, best as in the video; one output per step (CartPole's return is its length)
+    assert [len(episode) for episode in outputs] == sorted(int(r) for r in returns)
+    assert all(int(step['action']) == 0 for episode in outputs for step in episode)
 
 
 def test_render_true_with_a_manager_that_cannot_render_fails_at_construction():

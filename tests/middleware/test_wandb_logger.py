@@ -78,9 +78,9 @@ def the_run_dir(root):
     return run_dir
 
 
-def fake_steps(frames=None):
+def fake_steps(frames=None, outputs=None):
     """Step 1: two updates (q_value 1.0 and 3.0) and no evaluation; step 2: an evaluation of three
-    episodes (returns 10, 20, 60) with the evaluator's frames, then the task finishes."""
+    episodes (returns 10, 20, 60) with the evaluator's frames and outputs, then the task finishes."""
 
     def _step(ctx):
         step = ctx.total_step + 1
@@ -95,6 +95,8 @@ def fake_steps(frames=None):
             ctx.eval_output = {'episode_return': [10.0, 20.0, 60.0]}
             if frames is not None:
                 ctx.eval_output['replay_video'] = frames
+            if outputs is not None:
+                ctx.eval_output['output'] = outputs
             task.finish = True
 
     return contract(_step, writes=('env_step', 'train_iter', 'train_output', 'eval_value', 'eval_output'))
@@ -160,9 +162,51 @@ def test_switches_are_checked_before_wandb_starts(monkeypatch):
     monkeypatch.setitem(sys.modules, 'wandb', None)  # nothing below may get as far as importing it
     with pytest.raises(KeyError, match="unknown cfg keys \\['video_loger'\\]"):
         wandb_online_logger(cfg=dict(video_loger=True))
-    with pytest.raises(NotImplementedError, match='action_logger'):
-        wandb_online_logger(cfg=dict(action_logger=True))
+    with pytest.raises(NotImplementedError, match='vis_dataset'):
+        wandb_online_logger(cfg=dict(vis_dataset=True))
     with pytest.raises(ValueError, match='gradient_logger needs model'):
         wandb_online_logger(cfg=dict(gradient_logger=True))
     with pytest.raises(ImportError, match='ding\\[wandb\\]'):
         wandb_online_logger(cfg=dict(plot_logger=True))
+
+
+@pytest.mark.slow
+def test_online_logger_action_and_return_switches(offline_wandb):
+    from ding.framework.middleware import wandb_online_logger
+    # two replayed episodes of 2-dim actions, 3 and 2 steps long
+    outputs = [[{'action': np.array([0., 1.])}, {'action': np.array([1., 1.])}, {'action': np.array([2., 0.])}],
+               [{'action': np.array([5., 5.]), 'logit': np.zeros(2)}, {'action': np.array([6., 5.])}]]
+    with task.start(ctx=OnlineRLContext()):
+        task.use(fake_steps(outputs=outputs))
+        task.use(wandb_online_logger(cfg=dict(action_logger=True, return_logger=True), run_name='switches'))
+        task.run(max_step=5)
+    (row, ) = history(the_run_dir(offline_wandb))  # plot_logger is off: only the evaluation step logs
+    assert row['_step'] == 200
+    returns = row['return distribution']
+    assert returns['_type'] == 'histogram' and sum(returns['values']) == 3  # three episodes
+    actions = row['action']
+    assert actions['_type'] == 'histogram' and sum(actions['values']) == 10  # 5 steps x 2 dims
+    assert row['actions_of_trajectory_0_table']['nrows'] == 6  # 3 steps x 2 action dims
+    assert row['actions_of_trajectory_1_table']['nrows'] == 4
+
+
+class FakeWandb:
+    class plot:
+        @staticmethod
+        def line_series(xs, ys, keys, title, xname):
+            return {'xs': xs, 'ys': ys, 'keys': keys}
+
+    @staticmethod
+    def Histogram(values):
+        return ('histogram', list(values))
+
+
+def test_action_charts_draw_each_replayed_episode_and_need_the_outputs():
+    from ding.framework.middleware.wandb_logger import _action_charts
+    outputs = [[{'action': 1}, {'action': 0}], [{'action': np.array([3])}]]
+    charts = _action_charts(FakeWandb, {'output': outputs})
+    assert charts['actions_of_trajectory_0'] == {'xs': [1, 2], 'ys': [[1., 0.]], 'keys': ['action[0]']}
+    assert charts['actions_of_trajectory_1']['ys'] == [[3.]]
+    assert charts['action'] == ('histogram', [1., 0., 3.])
+    with pytest.raises(ValueError, match='render=True'):
+        _action_charts(FakeWandb, {'episode_return': [1.0]})

@@ -64,16 +64,16 @@ class Buffer:
         with self.lock:
             return self._chains['push'](data, meta)
 
-    def sample(self, size: Optional[int] = None, indices: Any = None, replace: bool = False,
-               sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
-               groupby: Optional[str] = None, unroll_len: Optional[int] = None, **kwargs: Any) -> Any:
-        """`kwargs` are for middleware that takes its own arguments (e.g. staleness_check's
-        `train_iter_sample_data`); it removes them before the buffer's own sample."""
+    def sample(self, *args: Any, **kwargs: Any) -> Any:
+        """`sample(size=None, indices=None, replace=False, sample_range=None,
+        ignore_insufficient=False, groupby=None, unroll_len=None)`, DI-engine's order. The
+        arguments reach the middleware as the caller passed them (positional or by name), as in
+        DI-engine, so a middleware written for it that unpacks them positionally works;
+        `sampling.sample_arguments` names them. Other keywords are for middleware that takes its
+        own (e.g. staleness_check's `train_iter_sample_data`); it removes them before the
+        buffer's own sample."""
         with self.lock:
-            return self._chains['sample'](
-                size=size, indices=indices, replace=replace, sample_range=sample_range,
-                ignore_insufficient=ignore_insufficient, groupby=groupby, unroll_len=unroll_len, **kwargs
-            )
+            return self._chains['sample'](*args, **kwargs)
 
     def update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
         with self.lock:

@@ -23,7 +23,7 @@ from ding.data.buffer.grouping import sample_groups
 from ding.data.buffer.meta_columns import MetaColumns, is_per_row
 from ding.data.buffer.mixed_items import become_whole_items, fits_columns, push_rows_as_items
 from ding.data.buffer.ring_columns import RingColumns, copy_rows
-from ding.data.buffer.sampling import affordable, draw_positions
+from ding.data.buffer.sampling import affordable, draw_positions, indices_given
 from ding.utils.registry import BUFFER_REGISTRY
 
 
@@ -49,6 +49,7 @@ class DequeBuffer(Buffer):
         self._count = 0
         self._live_cache: Optional[Tuple[int, np.ndarray]] = None
         self._version = 0  # bumped by every change of which rows are live
+        self._named_meta_keys: List[str] = []  # DI-engine's `meta_index = {key: []}` (di_engine_views.py)
 
     # --- bookkeeping --------------------------------------------------------------------
     def count(self) -> int:
@@ -70,8 +71,15 @@ class DequeBuffer(Buffer):
         return self._live_cache[1]
 
     def slots_of(self, index: Any, strict: bool = True) -> Tuple[np.ndarray, np.ndarray]:
-        """(slots, found mask) of buffer ids; `strict` raises KeyError for ids not stored."""
-        ids = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        """(slots, found mask) of buffer ids; `strict` raises KeyError for ids not stored (an
+        index that is no integer, e.g. one of DI-engine's string ids, is never stored)."""
+        try:
+            ids = np.atleast_1d(np.asarray(index, dtype=np.int64))
+        except (TypeError, ValueError):
+            if strict:
+                raise KeyError(f'buffer ids are integers; {index!r} is not one') from None
+            n = np.size(np.asarray(index, dtype=object))
+            return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
         slots = ids % self.size
         found = self._ids[slots] == ids
         if strict and not found.all():
@@ -161,7 +169,7 @@ class DequeBuffer(Buffer):
     def _sample(self, size: Optional[int] = None, indices: Any = None, replace: bool = False,
                 sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
                 groupby: Optional[str] = None, unroll_len: Optional[int] = None) -> Any:
-        if indices is not None:
+        if indices_given(indices):
             return self.gather(self.slots_of(indices)[0])
         if groupby is not None:
             return sample_groups(self, size, groupby, replace, unroll_len, sample_range, ignore_insufficient)
@@ -198,6 +206,8 @@ class DequeBuffer(Buffer):
         slots, found = self.slots_of(index, strict=False)
         slots = slots[found]
         if data is not None and len(slots):
+            if scalar and not self._whole_items and not fits_columns(self, data):
+                become_whole_items(self)  # e.g. a field the item was not pushed with (mixed_items.py)
             if self._whole_items:
                 self._columns.arrays['data'][slots[0] if scalar else slots] = data
             elif scalar:
@@ -252,6 +262,25 @@ class DequeBuffer(Buffer):
                     for item, slot in zip(items, slots.tolist()):
                         item.meta['priority'] = float(mw.priority[slot])
             return items
+
+    @property
+    def indices(self) -> Any:
+        """DI-engine's `indices`: `.get(id)` is the item's position in `storage` (di_engine_views.py)."""
+        from ding.data.buffer.di_engine_views import item_positions
+        with self.lock:
+            return item_positions(self)
+
+    @property
+    def meta_index(self) -> Dict[str, list]:
+        """DI-engine's `meta_index`: {meta key: the stored items' values, oldest first}."""
+        from ding.data.buffer.di_engine_views import meta_index
+        with self.lock:
+            return meta_index(self, self._named_meta_keys)
+
+    @meta_index.setter
+    def meta_index(self, value: Dict[str, list]) -> None:
+        from ding.data.buffer.di_engine_views import named_meta_keys
+        self._named_meta_keys = named_meta_keys(value)
 
     # --- persistence --------------------------------------------------------------------
     def save_data(self, path: str) -> None:

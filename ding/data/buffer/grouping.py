@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import numpy as np
 
 from ding.data.buffer.buffered_data import SampledBatch
-from ding.data.buffer.sampling import affordable, draw_positions
+from ding.data.buffer.sampling import InsufficientData, affordable, draw_positions
 
 if TYPE_CHECKING:
     from ding.data.buffer.deque_buffer import DequeBuffer
@@ -26,7 +26,14 @@ def sample_groups(buffer: 'DequeBuffer', size: Optional[int], groupby: str, repl
     if sample_range is not None:
         slots = slots[sample_range]
     groups = [g for g in _split_by_key(buffer, slots, groupby) if len(g) >= (unroll_len or 1)]
-    size = affordable(size, len(groups), replace, ignore_insufficient)
+    try:
+        size = affordable(size, len(groups), replace, ignore_insufficient)
+    except InsufficientData:
+        need, how = (1, 'with') if replace else (size, 'without')
+        long_enough = f' of at least {unroll_len} rows' if unroll_len else ''
+        raise InsufficientData(f'There are less than {need} groups by {groupby!r}{long_enough} (there are '
+                               f'{len(groups)}) to sample {size} {how} replacement; pass ignore_insufficient=True '
+                               'to get fewer') from None
     if size == 0:
         return []
     rng = buffer.rng

@@ -1,5 +1,31 @@
-"""Uniform draws shared by the buffer, group sampling and prioritized replay."""
+"""Uniform draws shared by the buffer, group sampling and prioritized replay, and the sample
+arguments as DI-engine's middleware protocol passes them."""
+from typing import Any, Dict, Tuple
+
 import numpy as np
+
+# `Buffer.sample`'s parameters in DI-engine's positional order
+SAMPLE_PARAMS = ('size', 'indices', 'replace', 'sample_range', 'ignore_insufficient', 'groupby', 'unroll_len')
+
+
+def sample_arguments(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """A sample call's arguments (positional ones in SAMPLE_PARAMS order, as a caller or a
+    DI-engine middleware may pass them) as one dict of keywords."""
+    if len(args) > len(SAMPLE_PARAMS):
+        raise TypeError(f'sample takes at most {len(SAMPLE_PARAMS)} positional arguments {SAMPLE_PARAMS}, '
+                        f'got {len(args)}')
+    named = dict(kwargs)
+    for name, value in zip(SAMPLE_PARAMS, args):
+        if name in named:
+            raise TypeError(f'sample got {name!r} both by position and by name')
+        named[name] = value
+    return named
+
+
+def indices_given(indices: Any) -> bool:
+    """DI-engine reads `indices` by truth value, so a middleware that passes `replace`
+    positionally (`chain(size, replace)`) puts False there: that is no indices either."""
+    return indices is not None and indices is not False
 
 
 class InsufficientData(ValueError):

@@ -34,6 +34,11 @@ from ding.utils.registry import ENV_MANAGER_REGISTRY
 from ding.utils.class_config import merged_class_config
 
 
+class ManagerClosedError(RuntimeError, AssertionError):
+    """A closed (or never launched) manager was stepped. A RuntimeError, and an AssertionError
+    too, which is what DI-engine's managers raise then."""
+
+
 @ENV_MANAGER_REGISTRY.register('base_v2')
 class BaseEnvManagerV2(TimestepAdapter):
     """`BaseEnvManagerV2(env_fn=[callable, ...], cfg=cfg.env.manager)`.
@@ -225,15 +230,19 @@ class BaseEnvManagerV2(TimestepAdapter):
         fresh = self._restarted_obs.pop(env_id, None)
         if fresh is not None and not param:
             return fresh
-        env = self._envs[env_id]
-        self._watch = (monotonic(), None, env_id, get_ident())
-        try:
-            return env.reset(**param) if param else env.gym_reset()[0]
-        except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
-            self._restart_env(env_id, describe(err))
-            return self._restarted_obs.pop(env_id)
-        finally:
-            self._watch = None
+        while True:
+            env = self._envs[env_id]
+            self._watch = (monotonic(), None, env_id, get_ident())
+            try:
+                return env.reset(**param) if param else env.gym_reset()[0]
+            except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
+                self._restart_env(env_id, describe(err))  # raises EnvFaultError past max_retry
+                fresh = self._restarted_obs.pop(env_id)
+                if not param:
+                    return fresh
+                # the rebuilt env was reset without `param`: ask again with it (as the subprocess manager does)
+            finally:
+                self._watch = None
 
     def _restart_env(self, env_id: int, text: str) -> None:
         """Rebuild env `env_id` from its env_fn, seeded as at the start, and reset it (its reset
@@ -252,8 +261,9 @@ class BaseEnvManagerV2(TimestepAdapter):
     def _check_running(self) -> None:
         if self._closed:
             if self._launched_once:
-                raise RuntimeError(f'{type(self).__name__} is closed: call launch() before stepping it again')
-            raise RuntimeError(f'{type(self).__name__} is not launched: call launch() or reset() before stepping')
+                raise ManagerClosedError(f'{type(self).__name__} is closed: call launch() before stepping it again')
+            raise ManagerClosedError(f'{type(self).__name__} is not launched: call launch() or reset() before '
+                                     'stepping')
 
     def step_batch(self, actions: Any) -> EnvStepBatch:
         """Step every ready env with its row of `actions` ([env_num, ...]); finished

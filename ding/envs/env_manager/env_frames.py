@@ -33,8 +33,9 @@ def render_frame(env: Any, render_mode: str = 'rgb_array') -> np.ndarray:
 
 
 class EpisodeFrames:
-    """Frames of the episodes `run_episodes` plays, kept per env until each episode is counted,
-    so the videos line up with the returns (env by env, episode by episode)."""
+    """Frames (or any per-step record, e.g. the policy's outputs) of the episodes `run_episodes`
+    plays, kept per env until each episode is counted, so they line up with the returns (env by
+    env, episode by episode)."""
 
     def __init__(self, env_num: int) -> None:
         self._running: List[List[np.ndarray]] = [[] for _ in range(env_num)]
@@ -53,15 +54,19 @@ class EpisodeFrames:
         return [episode for env_episodes in self._done for episode in env_episodes]
 
 
+def replay_picks(returns: Sequence[float]) -> List[int]:
+    """Indices of the episodes a replay shows: the worst, the median(s) and the best, in that order."""
+    order = np.argsort(np.asarray(returns), kind='stable')
+    n = len(order)
+    ranks = [0, n - 1] if n == 2 else list(range(n)) if n < 4 else [0, n // 2 - 1, n // 2, n - 1]
+    return [int(order[r]) for r in ranks]
+
+
 def replay_video(episodes: List[List[np.ndarray]], returns: Sequence[float]) -> np.ndarray:
     """DI-engine's `eval_output['replay_video']`: the worst, the median(s) and the best episode,
     in that order, as one uint8 array `[N, T, C, H, W]`, shorter ones padded with their last frame.
     From 4 episodes on both medians go in: TensorBoard pads an odd number of videos with black."""
-    order = np.argsort(np.asarray(returns), kind='stable')
-    n = len(order)
-    ranks = [0, n - 1] if n == 2 else list(range(n)) if n < 4 else [0, n // 2 - 1, n // 2, n - 1]
-    picks = [int(order[r]) for r in ranks]
-    videos = [np.stack(episodes[i]).transpose(0, 3, 1, 2) for i in picks if episodes[i]]
+    videos = [np.stack(episodes[i]).transpose(0, 3, 1, 2) for i in replay_picks(returns) if episodes[i]]
     if not videos:
         raise ValueError('replay_video: the evaluated episodes recorded no frames')
     length = max(len(v) for v in videos)

@@ -15,8 +15,11 @@
 Mixed in before the manager class: `step`, `launch`, `reset` and `close` extend the manager's.
 """
 import collections
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+import contextlib
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
+from ding.envs.env_manager.base_env_manager import ManagerClosedError
+from ding.envs.env_manager.env_faults import EnvFaultError
 from ding.envs.env_manager.env_state import EnvState
 from ding.framework.supervisor_payloads import RecvPayload
 
@@ -32,21 +35,24 @@ class SupervisorMessages:
     def step(self, actions: Union[Mapping[int, Any], Sequence[Any]], block: bool = True) -> Optional[List[Any]]:
         """{env_id: action} (only those envs step) or one action per ready env. `block`: the
         timesteps; else None, and `recv()` hands them out."""
-        self._finish_step_in_flight()
-        ids, rows = self._action_rows(actions)
-        if block:
-            return self._supervised_timesteps(ids, self._step_rows(ids, rows))
-        if self._sends_steps_ahead and ids == list(self._active_ids):
-            self.step_batch_async(rows)
-            rows = None
-        self._step_in_flight = (ids, rows)
-        return None
+        self._check_running()  # before reading the actions: a closed supervisor says so first
+        with self._closing_on_env_fault():
+            self._finish_step_in_flight()
+            ids, rows = self._action_rows(actions)
+            if block:
+                return self._supervised_timesteps(ids, self._step_rows(ids, rows))
+            if self._sends_steps_ahead and ids == list(self._active_ids):
+                self.step_batch_async(rows)
+                rows = None
+            self._step_in_flight = (ids, rows)
+            return None
 
     def recv(self, ignore_err: bool = False) -> RecvPayload:
         """The next answer to a `step` / `reset` / `launch` made with `block=False`. Failed
         steps are never handed out (their env's reset obs is), so `ignore_err` changes nothing."""
         if not self._received:
-            self._finish_step_in_flight()
+            with self._closing_on_env_fault():
+                self._finish_step_in_flight()
         if not self._received:
             raise RuntimeError(f'{type(self).__name__}.recv(): nothing to receive; call step(actions, block=False), '
                                'reset(block=False) or launch(block=False) first')
@@ -73,16 +79,32 @@ class SupervisorMessages:
 
     # --- life cycle -----------------------------------------------------------------------
     def launch(self, reset_param: Optional[Mapping[int, dict]] = None, block: bool = True) -> None:
-        super().launch(_by_env_id(reset_param))
+        with self._closing_on_env_fault():
+            super().launch(_by_env_id(reset_param))
         if not block:
             self._hand_out_resets(range(self.env_num))
 
     def reset(self, reset_param: Union[None, Mapping[int, dict], Sequence[dict]] = None, block: bool = True) -> None:
+        """Reset every env, or those keyed in `reset_param`. Unlike a plain manager's, a closed
+        supervisor is not launched by `reset` (as in DI-engine): call `launch` first."""
+        if self._closed:
+            raise ManagerClosedError(f'{type(self).__name__} is closed: launch() it before reset()')
         self._finish_step_in_flight()
         reset_param = _by_env_id(reset_param)
-        super().reset(reset_param)
+        with self._closing_on_env_fault():
+            super().reset(reset_param)
         if not block:
             self._hand_out_resets(sorted(reset_param) if reset_param else range(self.env_num))
+
+    @contextlib.contextmanager
+    def _closing_on_env_fault(self) -> Iterator[None]:
+        """An env that failed past `max_retry` (EnvFaultError) closes the supervisor before the
+        error goes on, as DI-engine's does: `closed` is then True and `launch` starts afresh."""
+        try:
+            yield
+        except EnvFaultError:
+            self.close()
+            raise
 
     def _hand_out_resets(self, env_ids: Sequence[int]) -> None:
         for i in env_ids:
@@ -148,10 +170,22 @@ def read_env(env: Any, key: str, call_args: Optional[tuple]) -> tuple:
     """(True, env.key or env.key(*call_args)) or (False, the exception): a missing attribute
     is an answer, not an env fault to restart from."""
     try:
-        value = getattr(env, key)
+        value = _env_attribute(env, key)
         return True, value(*call_args) if call_args is not None else value
     except Exception as err:  # noqa: BLE001 - handed back to the caller
         return False, err
+
+
+def _env_attribute(env: Any, key: str) -> Any:
+    """`env.key`; for an env the manager wrapped (a gym env, or an object on DI-engine's env
+    protocol, in `DingEnvWrapper`), the wrapped env's own attribute when the wrapper has none."""
+    from ding.envs.ding_env_wrapper import DingEnvWrapper
+    try:
+        return getattr(env, key)
+    except AttributeError:
+        if not isinstance(env, DingEnvWrapper):
+            raise
+        return getattr(env.env, key)
 
 
 def _by_env_id(reset_param: Union[None, Mapping[int, dict], Sequence[dict]]) -> Optional[Dict[int, dict]]:

@@ -313,3 +313,12 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
     @property
     def worker_pids(self) -> List[int]:
         return [h.process.pid for h in self._handles if h.process is not None]
+
+
+def __getattr__(name: str) -> Any:
+    """DI-engine's import path of its V1 managers (`from ...subprocess_env_manager import
+    SyncSubprocessEnvManager`); they live in subprocess_v1.py, which imports this module."""
+    if name in ('SyncSubprocessEnvManager', 'AsyncSubprocessEnvManager'):
+        from ding.envs.env_manager import subprocess_v1
+        return getattr(subprocess_v1, name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

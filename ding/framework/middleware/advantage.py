@@ -3,6 +3,9 @@
 - `gae_estimator`: GAE advantages and returns over `ctx.trajectories` (env-major segments, as
   `StepCollector` writes them), bootstrapping from the critic where an episode was cut short.
 - `montecarlo_return_estimator`: discounted returns-to-go over `ctx.episodes`.
+
+Both take `Batch` columns (what our collectors write: the fast path) or DI-engine's treetensor
+transitions, which keep their form (advantage_treetensor.py).
 """
 from typing import Any, Callable, Optional
 
@@ -12,19 +15,32 @@ from ding.data.batch import Batch, as_batch
 from ding.framework.contract import contract, require_config
 from ding.rl_utils.returns import discounted_return, gae
 from ding.framework.middleware import _common
+from ding.framework.middleware.advantage_treetensor import (is_treetensor_data, policy_config, treetensor_gae,
+                                                            treetensor_returns, treetensor_rows)
 
 
 @_common.gated('learner')
 def gae_estimator(cfg: Any, policy: Any, buffer_: Optional[Any] = None) -> Callable:
     """`policy` is a collect mode whose outputs include `value` (PPO, A2C). Adds `adv` and
     `return` (= adv + value) columns; writes `ctx.train_data`, or pushes into `buffer_` when
-    one is given (PPOOffPolicy); clears `ctx.trajectories`."""
+    one is given (PPOOffPolicy); clears `ctx.trajectories`. Treetensor trajectories take the
+    values from `policy.get_attribute('model')`'s critic instead, and a buffer gets one item per
+    transition, as in DI-engine."""
     require_config(cfg, 'gae_estimator', 'policy.collect.discount_factor', 'policy.collect.gae_lambda')
     gamma = float(cfg.policy.collect.discount_factor)
     lambda_ = float(cfg.policy.collect.gae_lambda)
 
     def _gae_estimator(ctx: Any) -> None:
         if ctx.trajectories is None or len(ctx.trajectories) == 0:
+            return
+        if is_treetensor_data(ctx.trajectories):
+            data = treetensor_gae(ctx.trajectories, ctx.trajectory_end_idx, policy, gamma, lambda_)
+            if buffer_ is None:
+                ctx.train_data = data
+            else:
+                for row in treetensor_rows(data.cpu()):
+                    buffer_.push(row)
+            ctx.trajectories = None
             return
         data = add_gae(as_batch(ctx.trajectories), ctx.trajectory_end_idx, policy, gamma, lambda_)
         if buffer_ is None:
@@ -97,14 +113,23 @@ def _gae_by_segment(reward, value, next_value, done, episode_end, segment_end, g
 
 @_common.gated('learner')
 def montecarlo_return_estimator(policy: Any) -> Callable:
-    """`policy`: a PG policy (or its mode); `cfg.collect.discount_factor` is the discount.
-    Concatenates `ctx.episodes` into `ctx.train_data` with a `return` column (no bootstrap:
-    a truncated episode is treated as ended)."""
-    require_config(policy.cfg, 'montecarlo_return_estimator', 'collect.discount_factor')
-    gamma = float(policy.cfg.collect.discount_factor)
+    """`policy`: a PG policy (or its mode, or any object with DI-engine's `_cfg`);
+    `cfg.collect.discount_factor` is the discount. Concatenates `ctx.episodes` into
+    `ctx.train_data` with a `return` column (no bootstrap: a truncated episode is treated as
+    ended); treetensor episodes give a treetensor."""
+    cfg = policy_config(policy)
+    if cfg is None:
+        raise TypeError(f'montecarlo_return_estimator needs a policy with a config (cfg or _cfg); '
+                        f'{type(policy).__name__} has neither')
+    require_config(cfg, 'montecarlo_return_estimator', 'collect.discount_factor')
+    gamma = float(cfg.collect.discount_factor)
 
     def _montecarlo_return_estimator(ctx: Any) -> None:
         if not ctx.episodes:
+            return
+        if is_treetensor_data(ctx.episodes):
+            ctx.train_data = treetensor_returns(ctx.episodes, gamma)
+            ctx.episodes = None
             return
         batch = episodes_to_batch(ctx.episodes)
         end = np.asarray(batch['done'], dtype=bool).copy()

@@ -11,7 +11,7 @@ import numpy as np
 
 from ding.envs.di_engine_env_adapter import as_batched_env
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
-from ding.envs.env_manager.env_frames import EpisodeFrames, replay_video
+from ding.envs.env_manager.env_frames import EpisodeFrames, replay_picks, replay_video
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
 from ding.framework.middleware.evaluated_weights import EVALUATED_STATE, held_eval_weights, round_seed
@@ -27,12 +27,14 @@ def episode_quota(n_episode: int, env_num: int) -> np.ndarray:
     return quota
 
 
-def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any = None) -> List[float]:
+def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any = None,
+                 outputs: Any = None) -> List[float]:
     """Play `n_episode` greedy episodes from a fresh reset; returns their returns, env by env.
 
     The envs are reseeded with `seed` first, so the same seed plays the same starting states;
     the evaluator middleware passes a new seed each round (`round_seed(seed, train_iter)`).
-    `frames` (an `EpisodeFrames`) records each counted episode's frames from `env.ready_imgs()`."""
+    `frames` (an `EpisodeFrames`) records each counted episode's frames from `env.ready_imgs()`,
+    `outputs` (another) its per-step policy outputs (`action`, and `logit` when the policy gives one)."""
     env.seed(seed, dynamic_seed=True)
     if env.closed:
         env.launch()
@@ -44,7 +46,10 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any =
     while remaining.any():
         if frames is not None:
             frames.add(env.ready_imgs(), np.flatnonzero(remaining > 0))
-        result = env.step_batch(policy.forward_batch(env.ready_obs)['action'])
+        output = policy.forward_batch(env.ready_obs)
+        if outputs is not None:
+            outputs.add(_per_env_outputs(output, env.env_num), np.flatnonzero(remaining > 0))
+        result = env.step_batch(output['action'])
         ended = np.flatnonzero((result.terminated | result.truncated) & (remaining > 0))
         if len(ended):
             policy.reset(ended.tolist())
@@ -52,12 +57,20 @@ def run_episodes(policy: Any, env: Any, n_episode: int, seed: int, frames: Any =
             # makes the manager raise after `max_retry` failures (env_faults.py), so this ends.
             counted = np.setdiff1d(ended, dropped_rows(result, ended))
             for i in ended:
-                if frames is not None:
-                    frames.end(i, i in counted)
+                for recorder in (frames, outputs):
+                    if recorder is not None:
+                        recorder.end(i, i in counted)
             for i in counted:
                 returns[i].append(float(result.episode_return[i]))
             remaining[counted] -= 1
     return [r for env_returns in returns for r in env_returns]
+
+
+def _per_env_outputs(output: Any, env_num: int) -> dict:
+    """{env_id: {'action': ..., 'logit': ...}} from a batched policy output (numpy rows)."""
+    keys = [k for k in ('action', 'logit') if k in output]
+    columns = {k: np.asarray(output[k]) for k in keys}
+    return {i: {k: columns[k][i] for k in keys} for i in range(env_num)}
 
 
 def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int,
@@ -77,11 +90,14 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
         # New start states every round; train_iter names the round (resume restores it).
         with held_eval_weights(policy) as evaluated_weights:
             frames = EpisodeFrames(env.env_num) if render else None
-            returns = run_episodes(policy, env, n_episode, round_seed(seed, ctx.train_iter), frames)
+            outputs = EpisodeFrames(env.env_num) if render else None
+            returns = run_episodes(policy, env, n_episode, round_seed(seed, ctx.train_iter), frames, outputs)
             mean, std = float(np.mean(returns)), float(np.std(returns))
             ctx.eval_output = {'episode_return': returns}
             if render:  # worst, median and best episode [N, T, C, H, W], as DI-engine's loggers expect
                 ctx.eval_output['replay_video'] = replay_video(frames.episodes(), returns)
+                # the same episodes' per-step outputs, for the wandb loggers' action_logger
+                ctx.eval_output['output'] = [outputs.episodes()[i] for i in replay_picks(returns)]
             if mean > best[0]:  # CkptSaver writes these weights as eval.pth.tar (it sees the same bests)
                 best[0] = mean
                 evaluated = evaluated_weights()
@@ -121,7 +137,8 @@ def interaction_evaluator(cfg: Any, policy: Any, env: Any, render: bool = False)
     """Every `eval_freq` train iterations, `cfg.env.n_evaluator_episode` greedy episodes;
     sets `task.finish` at `cfg.env.stop_value` once training has started. `render=True` adds
     `eval_output['replay_video']`, the worst, median and best episode as uint8 [N, T, C, H, W]
-    (the wandb loggers upload it), from the env manager's `ready_imgs()`."""
+    (the wandb loggers upload it), from the env manager's `ready_imgs()`, and `eval_output['output']`,
+    the same episodes' per-step policy outputs (`{'action', 'logit'}` dicts)."""
     require_config(cfg, 'interaction_evaluator', 'seed', 'env.n_evaluator_episode', 'env.stop_value',
                    'policy.eval.evaluator.eval_freq')
     return _make_evaluator(cfg.seed, policy, env, int(cfg.env.n_evaluator_episode), float(cfg.env.stop_value),

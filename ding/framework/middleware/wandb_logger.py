@@ -12,6 +12,12 @@ What goes to the run:
   [T, H, W, C] or [N, T, H, W, C], or channels first as `interaction_evaluator(render=True)`
   writes them), written as an MP4 under `record_path`, or else the newest video file (.mp4,
   .gif) that appeared under `record_path` since the last evaluation;
+- actions (`cfg.action_logger`): at each evaluation, for each replayed episode i (worst, median(s),
+  best: `ctx.eval_output['output']`, which `interaction_evaluator(render=True)` writes) a line
+  chart `actions_of_trajectory_<i>` of each action dimension over the steps, and `action`, a
+  histogram of all their actions;
+- returns (`cfg.return_logger`): at each evaluation, `return distribution`, a histogram of the
+  evaluated episodes' returns;
 - gradients (`cfg.gradient_logger`): `wandb.watch(model)`;
 - the model: its `state_dict` saved as `<run dir>/files/model.pth.tar` when the task finishes.
 
@@ -42,11 +48,10 @@ def _switches(cfg: Optional[Dict[str, Any]]) -> Dict[str, bool]:
         raise KeyError(f'wandb logger: unknown cfg keys {unknown}; valid: {list(SWITCHES)}')
     # DI-engine: without cfg only plot_logger is on; a given cfg turns off every switch it does not name
     switches = {key: bool(given.get(key, key == 'plot_logger' and cfg is None)) for key in SWITCHES}
-    # DI-engine draws these with matplotlib animations and t-SNE; not implemented here.
-    refused = [key for key in ('action_logger', 'return_logger', 'vis_dataset') if switches[key]]
-    if refused:
-        raise NotImplementedError(f'wandb logger: {refused} are not supported; '
-                                  'supported switches: gradient_logger, plot_logger, video_logger')
+    # DI-engine plots its dataset with t-SNE; not implemented here.
+    if switches['vis_dataset']:
+        raise NotImplementedError('wandb logger: vis_dataset is not supported; supported switches: '
+                                  'gradient_logger, plot_logger, video_logger, action_logger, return_logger')
     return switches
 
 
@@ -134,6 +139,25 @@ class _Videos:
         return path
 
 
+def _action_charts(wandb: Any, eval_output: Dict[str, Any]) -> Dict[str, Any]:
+    """`actions_of_trajectory_<i>` line charts and an `action` histogram of the replayed episodes."""
+    if 'output' not in eval_output:
+        raise ValueError("wandb logger: action_logger needs the evaluated episodes' actions "
+                         "(eval_output['output']); build the evaluator with interaction_evaluator(..., render=True)")
+    charts, every_action = {}, []
+    for i, episode in enumerate(eval_output['output']):
+        actions = np.asarray([np.asarray(step['action'], dtype=np.float64).reshape(-1) for step in episode])
+        if not len(actions):
+            continue
+        every_action.append(actions.reshape(-1))
+        charts[f'actions_of_trajectory_{i}'] = wandb.plot.line_series(
+            xs=list(range(1, len(actions) + 1)), ys=actions.T.tolist(),
+            keys=[f'action[{j}]' for j in range(actions.shape[1])], title=f'actions of trajectory {i}', xname='step')
+    if every_action:
+        charts['action'] = wandb.Histogram(np.concatenate(every_action))
+    return charts
+
+
 def _save_model(wandb: Any, run: Any, model: Any) -> None:
     from ding.utils.fileio import atomic_torch_save
     path = os.path.join(run.dir, MODEL_FILE)
@@ -168,6 +192,12 @@ def _wandb_logger(kind: str, record_path: Optional[str], cfg: Any, exp_config: A
             video = videos.of_step(ctx, step) if videos is not None else None
             if video is not None:
                 info['replay_video'] = video
+            eval_output = getattr(ctx, 'eval_output', None) or {}
+            if switches['action_logger']:
+                info.update(_action_charts(wandb, eval_output))
+            if switches['return_logger'] and len(eval_output.get('episode_return', [])):
+                info['return distribution'] = wandb.Histogram(np.asarray(eval_output['episode_return'],
+                                                                         dtype=np.float64).reshape(-1))
         if info:
             wandb.log(info, step=int(step))
         yield
@@ -187,7 +217,7 @@ def wandb_online_logger(record_path: str = None, cfg: Any = None, exp_config: An
                         project_name: str = 'default-project', run_name: str = None, wandb_sweep: bool = False) -> Any:
     """Training metrics, evaluations, evaluation videos and the model to a wandb run, against env
     steps. DI-engine's arguments: `cfg` holds the switches (`plot_logger`, `video_logger`,
-    `gradient_logger`), `exp_config` becomes the run's config, `metric_list` names the
+    `gradient_logger`, `action_logger`, `return_logger`), `exp_config` becomes the run's config, `metric_list` names the
     train_output keys to log, `record_path` is where evaluation videos are found or written.
     `env` is accepted for DI-engine's signature and not used."""
     return _wandb_logger('online', record_path, cfg, exp_config, metric_list, env, model, anonymous, project_name,

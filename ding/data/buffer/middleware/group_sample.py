@@ -9,6 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ding.data.buffer.sampling import sample_arguments
+
 
 def group_sample(size_in_group: int, ordered_in_group: bool = True, max_use_in_group: bool = True) -> Callable:
     rng = np.random.default_rng(np.random.randint(2**31))
@@ -26,7 +28,7 @@ def group_sample(size_in_group: int, ordered_in_group: bool = True, max_use_in_g
     def _group_sample(action: str, chain: Callable, *args: Any, **kwargs: Any) -> Any:
         if action != 'sample':
             return chain(*args, **kwargs)
-        if not kwargs.get('groupby'):
+        if not sample_arguments(args, kwargs).get('groupby'):
             raise ValueError('group_sample needs sample(..., groupby=key)')
         return [trim(group) for group in chain(*args, **kwargs)]
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ding.data.buffer.middleware.sequence_priority import sample_windows
 from ding.data.buffer.middleware.sum_tree import SumMinTree
-from ding.data.buffer.sampling import affordable
+from ding.data.buffer.sampling import affordable, indices_given
 
 MIN_PRIORITY = 1e-6  # a priority of 0 would make a row unsampleable forever
 
@@ -63,6 +63,8 @@ class PriorityExperienceReplay:
     def _sample(self, chain: Callable, size: Optional[int] = None, indices: Any = None, replace: bool = False,
                 sample_range: Optional[slice] = None, ignore_insufficient: bool = False,
                 groupby: Optional[str] = None, unroll_len: Optional[int] = None) -> Any:
+        if not indices_given(indices):
+            indices = None
         if groupby is not None and unroll_len not in (None, 1) and sample_range is None and indices is None:
             return sample_windows(self, chain, size, groupby, unroll_len, ignore_insufficient)
         if groupby is not None or sample_range is not None or unroll_len not in (None, 1):
@@ -81,6 +83,7 @@ class PriorityExperienceReplay:
         weights = self.importance_weights(slots) if self.IS_weight and len(slots) else None
         sampled = chain(indices=indices)
         sampled.meta['priority'] = priority
+        sampled.meta['priority_idx'] = slots  # DI-engine's key: the row's place in the sum tree (its slot here)
         if weights is not None:
             sampled.meta['priority_IS'] = weights
             sampled.batch['priority_IS'] = weights

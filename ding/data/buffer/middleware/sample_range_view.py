@@ -3,6 +3,8 @@
 put on a `buffer_.view()`, so one buffer serves a sampler of recent items and one of all."""
 from typing import Any, Callable, Optional
 
+from ding.data.buffer.sampling import sample_arguments
+
 
 def sample_range_view(buffer_: Any, start: Optional[int] = None, end: Optional[int] = None) -> Callable:
     if start is None and end is None:
@@ -15,7 +17,7 @@ def sample_range_view(buffer_: Any, start: Optional[int] = None, end: Optional[i
 
     def _sample_range_view(action: str, chain: Callable, *args: Any, **kwargs: Any) -> Any:
         if action == 'sample':
-            kwargs['sample_range'] = sample_range
+            return chain(**dict(sample_arguments(args, kwargs), sample_range=sample_range))
         return chain(*args, **kwargs)
 
     return _sample_range_view

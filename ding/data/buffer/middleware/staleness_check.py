@@ -12,11 +12,16 @@ import numpy as np
 KEY = 'train_iter_data_collected'
 
 
+class MissingStalenessMeta(ValueError, AssertionError):
+    """A push without `train_iter_data_collected` in its meta. A ValueError (bad input), and
+    an AssertionError too, which is what DI-engine's staleness_check raises."""
+
+
 def staleness_check(buffer_: Any, max_staleness: float = float('inf')) -> Callable:
 
     def push(chain: Callable, data: Any, meta: Any = None) -> Any:
         if not meta or KEY not in meta:
-            raise ValueError(f"staleness_check: push data with meta={{'{KEY}': <train_iter>}}")
+            raise MissingStalenessMeta(f"staleness_check: push data with meta={{'{KEY}': <train_iter>}}")
         return chain(data, meta)
 
     def sample(chain: Callable, *args: Any, train_iter_sample_data: int = None, **kwargs: Any) -> Any:
