@@ -16,7 +16,7 @@ Implemented (declared as defaults by compile_config, read where named):
 A key that is neither declared nor listed below is a misspelling: compile_config fails naming it.
 """
 import logging
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from easydict import EasyDict
 
@@ -147,20 +147,35 @@ ACCEPTED_UNUSED = {
                                              "intrinsic_reward_weight)",
 }
 
+# DI-engine keys that the stock configs of one policy type carry and that policy does not read.
+# Per policy, since the same key is refused for the others (e.g. SAC's discount factor is
+# policy.learn.discount_factor, so cfg.policy.discount_factor is a mistake there).
+ACCEPTED_UNUSED_BY_POLICY = {
+    'dt': {'policy.discount_factor': "DI-engine's DT configs carry it; the Decision Transformer has no discount",
+           'policy.learn.learning_rate': "a stale key in DI-engine's d4rl random-dataset DT configs; DT's learning "
+                                         "rate is policy.learning_rate"},
+    'd4pg': {'policy.discount_factor': "DI-engine's pendulum D4PG config sets it; ding's D4PG discounts with "
+                                       "policy.learn.discount_factor"},
+    'sqil_sac': {'policy.discount_factor': "a stale key in DI-engine's SQIL-SAC configs; the discount is "
+                                           "policy.learn.discount_factor"},
+}
+
 _warned: set = set()
 
 
-def accepted_unused(path: str) -> str:
-    """What the key at dotted `path` is for, when it is a DI-engine key ding ignores; '' otherwise."""
-    return ACCEPTED_UNUSED.get(path) or ACCEPTED_UNUSED.get(path + '.*') or ''
+def accepted_unused(path: str, policy_type: Optional[str] = None) -> str:
+    """What the key at dotted `path` is for, when it is a DI-engine key ding ignores (for
+    `policy_type`'s configs); '' otherwise."""
+    per_policy = ACCEPTED_UNUSED_BY_POLICY.get(policy_type or '', {})
+    return ACCEPTED_UNUSED.get(path) or ACCEPTED_UNUSED.get(path + '.*') or per_policy.get(path) or ''
 
 
-def split_accepted(problems: Iterable[Tuple[str, str]]) -> List[str]:
+def split_accepted(problems: Iterable[Tuple[str, str]], policy_type: Optional[str] = None) -> List[str]:
     """Warn once per process for each accepted DI-engine key among `problems` ((path, message)
     pairs); return the messages of the others (misspellings)."""
     rest = []
     for path, message in problems:
-        why = accepted_unused(path)
+        why = accepted_unused(path, policy_type)
         if not why:
             rest.append(message)
         elif path not in _warned:

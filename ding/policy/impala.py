@@ -35,6 +35,7 @@ from ding.rl_utils.vtrace import vtrace, vtrace_actor_critic_loss
 from ding.torch_utils.optimizer_helper import Adam, RMSprop
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, prob
 
 
 @POLICY_REGISTRY.register('impala')
@@ -52,10 +53,10 @@ class IMPALAPolicy(Policy):
         learn=dict(
             update_per_collect=4,
             batch_size=16,  # trajectories per update
-            learning_rate=0.0005,
+            learning_rate=positive(0.0005),
             value_weight=0.5,
             entropy_weight=0.0001,
-            discount_factor=0.99,
+            discount_factor=prob(0.99),
             lambda_=0.95,  # c_t = lambda_ * min(c_clip_ratio, rho_t)
             rho_clip_ratio=1.0,  # rho_bar, in the value targets
             c_clip_ratio=1.0,  # c_bar, the trace cut

@@ -26,6 +26,7 @@ from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppg import ppg_joint_loss
 from ding.rl_utils.ppo import ppo_policy_loss, ppo_value_loss
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, prob
 
 POLICY_COLUMNS = ('obs', 'action', 'logp', 'adv')
 VALUE_COLUMNS = ('obs', 'value', 'return')
@@ -42,7 +43,7 @@ class PPGOffPolicy(OnPolicyBase):
         learn=dict(
             update_per_collect=5,
             batch_size=64,
-            learning_rate=0.001,
+            learning_rate=positive(0.001),
             value_weight=0.5,
             entropy_weight=0.01,
             clip_ratio=0.2,
@@ -54,7 +55,7 @@ class PPGOffPolicy(OnPolicyBase):
             grad_clip_value=None,
             ignore_done=False,
         ),
-        collect=dict(unroll_len=1, discount_factor=0.99, gae_lambda=0.95),
+        collect=dict(unroll_len=1, discount_factor=prob(0.99), gae_lambda=prob(0.95)),
         other=dict(replay_buffer=dict(
             multi_buffer=True,
             policy=dict(replay_buffer_size=1000, max_use=float('inf')),  # uses per item (use_time_check)
