@@ -97,6 +97,11 @@ ACCEPTED_UNUSED = {
     'env.collector_batch_size': "DI-engine's async EnvPool batch (ding's EnvPool manager steps every env each call)",
     'env.evaluator_batch_size': "DI-engine's async EnvPool batch (ding's EnvPool manager steps every env each call)",
     'env.manager.shared_memory': 'shared memory applies to the subprocess manager only',
+    'policy.learn.ignore_done': 'bootstrapping through episode ends, which only the off-policy learners read',
+    'policy.collect.collector_logit': "DI-engine's CQL collection of logits",
+    'policy.reward_batch_norm': "D4PG's reward batch normalisation, which this policy does not have",
+    'policy.learn.init_w': "SAC's initial actor output range, which this policy does not have",
+    'policy.learn.learning_rate_value': "a value-network learning rate, which this policy does not have (EDAC)",
     'policy.learn.reparameterization': 'SAC always uses the reparameterised policy gradient',
     'policy.learn.grad_clip_type': 'gradient clipping by norm with learn.grad_clip_value',
     'policy.collect.collector_env_num': 'the collector env count comes from env.collector_env_num',
@@ -156,6 +161,8 @@ ACCEPTED_UNUSED_BY_POLICY = {
                                          "rate is policy.learning_rate"},
     'd4pg': {'policy.discount_factor': "DI-engine's pendulum D4PG config sets it; ding's D4PG discounts with "
                                        "policy.learn.discount_factor"},
+    'edac': {'policy.learn.min_q_weight': "CQL's penalty weight, which DI-engine's EDAC configs carry and EDAC "
+                                          "does not use"},
     'sqil_sac': {'policy.discount_factor': "a stale key in DI-engine's SQIL-SAC configs; the discount is "
                                            "policy.learn.discount_factor"},
 }

@@ -18,8 +18,8 @@ class ConfigKeyError(KeyError):
 
 
 def unknown_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = (), section: str = '') -> List[str]:
-    """One line per key of `user` that `defaults` does not declare (or a section that is not a
-    mapping where the defaults have one), with the closest valid key when there is one.
+    """One line per key of `user` that `defaults` does not declare, with the closest valid key
+    (or the same key elsewhere in its top-level section) when there is one.
     Below an open section new keys are accepted; keys it does declare are still checked."""
     return [message for _, message in unknown_key_paths(user, defaults, open_paths, section)]
 
@@ -41,13 +41,9 @@ def unknown_key_paths(user: Mapping, defaults: Mapping, open_paths: Iterable[str
                                        f'[valid keys under cfg{"." + section if section else ""}: {valid}]'))
             continue
         default = defaults[key]
-        if isinstance(default, Mapping):
-            if isinstance(value, Mapping):
-                problems += unknown_key_paths(value, default, open_paths, path, default if not section else top)
-            elif default:
-                problems.append(('', f'cfg.{path} must be a mapping of {sorted(map(str, default))}, '
-                                     f'got {type(value).__name__} {value!r}'))
-    return problems
+        if isinstance(default, Mapping) and isinstance(value, Mapping):
+            problems += unknown_key_paths(value, default, open_paths, path, default if not section else top)
+    return problems  # a scalar where a section is declared: the value check's (ding/config/schema.py)
 
 
 def same_name_elsewhere(key: str, section: str, top: Optional[Mapping]) -> str:
@@ -75,5 +71,6 @@ def check_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = ())
     policy_type = (defaults.get('policy') or {}).get('type')
     problems = split_accepted(unknown_key_paths(user, defaults, open_paths), policy_type)
     if problems:
-        head = 'unknown config key' + ('s' if len(problems) > 1 else '')
-        raise ConfigKeyError(head + ':\n  ' + '\n  '.join(problems))
+        if len(problems) == 1:  # one line, as `ding` prints every user mistake
+            raise ConfigKeyError(f'unknown config key {problems[0]}')
+        raise ConfigKeyError('unknown config keys:\n  ' + '\n  '.join(problems))

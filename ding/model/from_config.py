@@ -23,8 +23,9 @@ def check_model_kwargs(cls: type, kwargs: Mapping[str, Any], section: str = 'pol
     problems += [f'cfg.{section}.{name} is required by {cls.__name__}' for name in named
                  if params[name].default is inspect.Parameter.empty and name not in kwargs]
     if problems:
-        head = 'bad model config' + (' keys' if len(problems) > 1 else ' key')
-        raise ConfigKeyError(head + ':\n  ' + '\n  '.join(problems))
+        if len(problems) == 1:
+            raise ConfigKeyError(f'bad model config key {problems[0]}')
+        raise ConfigKeyError('bad model config keys:\n  ' + '\n  '.join(problems))
 
 
 _PLAIN_KINDS = {int: 'int', float: 'real', bool: 'bool', str: 'str', list: 'list', tuple: 'list'}
@@ -62,7 +63,9 @@ def check_model_values(cls: type, kwargs: Mapping[str, Any], section: str = 'pol
 
 
 def _annotation_text(annotation: Any) -> str:
-    return getattr(annotation, '__name__', None) or str(annotation).replace('typing.', '')
+    if typing.get_origin(annotation) is None and hasattr(annotation, '__name__'):
+        return annotation.__name__
+    return str(annotation).replace('typing.', '')
 
 
 def build_model(cls: type, kwargs: Mapping[str, Any], section: str = 'policy.model') -> Any:

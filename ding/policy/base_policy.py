@@ -67,8 +67,8 @@ class Policy(ActingWeights):
         # (DI-engine's dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py);
         # nonfinite: a NaN / inf loss or gradient norm 'raise's (stops the run) or 'warn's
         # (ding/framework/middleware/loss_guard.py)
-        learn=dict(batch_size=positive_int(64), update_per_collect=positive_int(1), ignore_done=False,
-                   lr_scheduler=None, nonfinite=choice('raise', 'raise', 'warn')),
+        # learn.ignore_done is declared by the off-policy learners that read it (DQN's, QAC's)
+        learn=dict(batch_size=positive_int(64), update_per_collect=positive_int(1), lr_scheduler=None, nonfinite=choice('raise', 'raise', 'warn')),
         collect=dict(n_sample=positive_int(None), n_episode=positive_int(None), unroll_len=positive_int(1)),
         eval=dict(evaluator=dict(eval_freq=1000)),  # <= 0 (DI-engine's BC configs say -1): every iteration
         other=dict(),

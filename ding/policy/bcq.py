@@ -31,7 +31,6 @@ class BCQPolicy(QACPolicyBase):
             learning_rate_policy=3e-4,
             learning_rate_vae=3e-4,
             lmbda=0.75,
-            init_w=3e-3,
             train_epoch=30000,
         ),
         collect=dict(data_type='naive', data_path=None),

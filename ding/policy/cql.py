@@ -36,7 +36,7 @@ class CQLPolicy(SACPolicy):
             min_q_weight=1.0,
             with_q_entropy=False,
         ),
-        collect=dict(data_type='naive', data_path=None, collector_logit=False),
+        collect=dict(data_type='naive', data_path=None),
         eval=dict(evaluator=dict(eval_freq=5000)),
     )
 

@@ -39,7 +39,6 @@ class PPGOffPolicy(OnPolicyBase):
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
-        transition_with_policy_data=True,
         learn=dict(
             update_per_collect=5,
             batch_size=64,
@@ -53,7 +52,6 @@ class PPGOffPolicy(OnPolicyBase):
             aux_train_epoch=6,  # passes over the stored value batches per auxiliary phase
             aux_bc_weight=1,  # weight of KL(pi_old || pi) in the auxiliary phase
             grad_clip_value=None,
-            ignore_done=False,
         ),
         collect=dict(unroll_len=1, discount_factor=prob(0.99), gae_lambda=prob(0.95)),
         other=dict(replay_buffer=dict(

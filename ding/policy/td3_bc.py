@@ -13,7 +13,6 @@ class TD3BCPolicy(TD3Policy):
     """TD3's keys plus `learn.alpha` (2.5) and the dataset's `collect.data_type` / `data_path`."""
     config = dict(
         type='td3_bc',
-        reward_batch_norm=False,
         action_space='continuous',
         model=dict(actor_head_hidden_size=256, critic_head_hidden_size=256),
         learn=dict(learning_rate_actor=1e-3, learning_rate_critic=1e-3, alpha=2.5, train_epoch=30000),
