@@ -72,7 +72,7 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         collect=dict(n_sample=8, unroll_len=1),
         other=dict(
             eps=dict(type='exp', start=prob(0.95), end=prob(0.1), decay=positive_int(10000)),
-            replay_buffer=dict(replay_buffer_size=10000),
+            replay_buffer=dict(replay_buffer_size=positive_int(10000)),
         ),
     )
 

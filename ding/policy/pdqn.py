@@ -48,7 +48,7 @@ class PDQNPolicy(Policy):
             batch_size=64,
             learning_rate_dis=positive(0.001),
             learning_rate_cont=positive(0.001),
-            target_theta=0.005,
+            target_theta=prob(0.005),
             update_circle=10,  # updates 0..circle/2-1 of a cycle train Q, the rest train x(s)
             ignore_done=False,
         ),

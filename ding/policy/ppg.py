@@ -26,7 +26,7 @@ from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppg import ppg_joint_loss
 from ding.rl_utils.ppo import ppo_policy_loss, ppo_value_loss
 from ding.utils.registry import POLICY_REGISTRY
-from ding.config.schema import positive, prob
+from ding.config.schema import non_negative, positive, positive_int, prob
 
 POLICY_COLUMNS = ('obs', 'action', 'logp', 'adv')
 VALUE_COLUMNS = ('obs', 'value', 'return')
@@ -45,11 +45,11 @@ class PPGOffPolicy(OnPolicyBase):
             learning_rate=positive(0.001),
             value_weight=0.5,
             entropy_weight=0.01,
-            clip_ratio=0.2,
+            clip_ratio=non_negative(0.2),
             value_clip=True,  # clip value updates around the stored value (DI-engine always does)
             adv_norm=False,
-            aux_freq=5,  # an auxiliary phase every this many updates
-            aux_train_epoch=6,  # passes over the stored value batches per auxiliary phase
+            aux_freq=positive_int(5),  # an auxiliary phase every this many updates
+            aux_train_epoch=positive_int(6),  # passes over the stored value batches per auxiliary phase
             aux_bc_weight=1,  # weight of KL(pi_old || pi) in the auxiliary phase
             grad_clip_value=None,
         ),

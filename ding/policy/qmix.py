@@ -48,7 +48,7 @@ class QMIXPolicy(DQNPolicy):
             batch_size=32,
             learning_rate=0.0005,
             clip_value=100,
-            target_update_theta=0.008,
+            target_update_theta=prob(0.008),
             discount_factor=prob(0.99),
             double_q=False,
             target_update_freq=0,  # soft updates with target_update_theta (DI-engine's QMIX rule)
