@@ -48,6 +48,7 @@ class IMPALAPolicy(Policy):
         priority_IS_weight=False,
         action_space='discrete',  # 'discrete' or 'continuous'
         unroll_len=positive_int(32),  # steps per learned trajectory (copied to collect.unroll_len by compile_config)
+        transition_with_policy_data=True,  # DI-engine's default, kept for DI-engine programs that read it
         random_collect_size=0,  # random warm-up steps (DI-engine's lunarlander config sets it)
         learn=dict(
             update_per_collect=4,

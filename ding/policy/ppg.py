@@ -39,6 +39,7 @@ class PPGOffPolicy(OnPolicyBase):
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
+        transition_with_policy_data=True,  # DI-engine's default, kept for DI-engine programs that read it
         learn=dict(
             update_per_collect=5,
             batch_size=64,
