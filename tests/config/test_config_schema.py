@@ -158,3 +158,20 @@ def test_every_dizoo_config_of_this_repository_validates_clean(path):
     except ModuleNotFoundError as err:
         pytest.skip(f'its env needs a package not installed here: {err}')
     compile_config(EasyDict(main), create_cfg=EasyDict(create), auto=True, save_cfg=False)
+
+
+@pytest.mark.parametrize('registry', [POLICY_REGISTRY, ENV_MANAGER_REGISTRY])
+def test_every_class_default_is_valid_for_its_own_declaration(registry):
+    """A subclass's plain override of a typed key keeps the type: its default must still fit."""
+    import ding.envs  # noqa: F401
+    import ding.policy  # noqa: F401
+    problems = []
+    for name in sorted(set(registry) | set(registry.lazy)):
+        try:
+            cls = registry.lookup(name)
+        except ModuleNotFoundError:
+            continue
+        decl = declared(cls)
+        if decl is not None:
+            problems += [f'{name}: {line}' for line in check_values(plain(decl), decl)]
+    assert problems == []
