@@ -103,6 +103,8 @@ def test_library_path_raises_a_value_error_with_the_same_line(tmp_path, monkeypa
     with pytest.raises(ConfigValueError) as err:
         compile_config(main, create_cfg=create, auto=True, save_cfg=False)
     assert isinstance(err.value, ValueError)
+    from ding.config import ConfigValueError as exported
+    assert exported is ConfigValueError
     assert str(err.value) == 'policy.learn.batch_size must be a positive int, got -1'
     assert os.listdir(tmp_path) == []
 
