@@ -7,5 +7,6 @@ _EXPORTS = {
     'save_config_yaml': 'io',
     'save_config_py': 'io',
     'ConfigKeyError': 'validate',
+    'ConfigValueError': 'schema',  # a value of the wrong type or out of range (a ValueError)
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Optional, Tuple
 
 from easydict import EasyDict
 
+from ding.config import schema
 from ding.config.di_engine_keys import ENV_REPLAY, OFF_POLICY_COMMON, POLICY_COMMON, REPLAY_BUFFER_COMMON
 from ding.config.io import save_config_py, save_config_yaml
 from ding.config.validate import check_keys
@@ -32,10 +33,10 @@ from ding.utils.registry import (BUFFER_REGISTRY, ENV_MANAGER_REGISTRY, ENV_REGI
 ENV_COMMON = dict(
     type=None,
     import_names=[],
-    collector_env_num=1,
-    evaluator_env_num=1,
-    n_evaluator_episode=1,
-    stop_value=float('inf'),
+    collector_env_num=schema.positive_int(1),
+    evaluator_env_num=schema.positive_int(1),
+    n_evaluator_episode=schema.positive_int(1),
+    stop_value=schema.key(float('inf'), 'real'),
     manager=dict(),
 )
 # Top-level keys besides env and policy; empty mappings accept any keys.
@@ -50,7 +51,7 @@ def class_defaults(cls: Any) -> Optional[EasyDict]:
     if callable(fn):
         return EasyDict(fn())
     declared = getattr(cls, 'config', None)
-    return EasyDict(copy.deepcopy(dict(declared))) if isinstance(declared, Mapping) else None
+    return EasyDict(copy.deepcopy(schema.plain(declared))) if isinstance(declared, Mapping) else None
 
 
 def import_create_names(create_cfg: Mapping) -> None:
@@ -75,36 +76,38 @@ def resolve_class(registry: Registry, section: Optional[Mapping], default_type: 
         return None
 
 
-def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[EasyDict, set]:
-    """(merged defaults of env, policy and the optional sections, open section paths)."""
+def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dict, set]:
+    """(merged declarations of env, policy and the optional sections, open section paths): a
+    tree of defaults whose leaves may carry types and ranges (`ding.config.schema`)."""
     open_paths = set()
+    merge = schema.merge
 
-    def section(cls: Any, common: Mapping, create_section: Optional[Mapping], path: str) -> EasyDict:
-        declared = class_defaults(cls)
+    def section(cls: Any, common: Mapping, create_section: Optional[Mapping], path: str) -> dict:
+        declared = schema.declared(cls) if cls is not None else None
         if declared is None:
             open_paths.add(path)
-        return deep_merge(deep_merge(common, declared or {}), create_section or {})
+        return merge(merge(common, declared or {}), create_section or {})
 
-    env = section(classes['env'], deep_merge(ENV_COMMON, ENV_REPLAY), create_cfg.get('env'), 'env')
-    env.manager = section(classes['env_manager'], env.manager, create_cfg.get('env_manager'), 'env.manager')
+    env = section(classes['env'], merge(ENV_COMMON, ENV_REPLAY), create_cfg.get('env'), 'env')
+    env['manager'] = section(classes['env_manager'], env['manager'], create_cfg.get('env_manager'), 'env.manager')
     # DI-engine's load_path and learner hooks, which every policy takes (di_engine_keys.py)
     policy = section(classes['policy'], POLICY_COMMON if classes['policy'] is not None else {},
                      create_cfg.get('policy'), 'policy')
 
-    buffer_declared = class_defaults(classes['buffer'])
+    buffer_declared = schema.declared(classes['buffer']) if classes['buffer'] is not None else None
     policy_buffer = policy.get('other', {}).get('replay_buffer')
     if buffer_declared is not None or policy_buffer is not None:
-        replay = deep_merge(deep_merge(deep_merge(REPLAY_BUFFER_COMMON, buffer_declared or {}), policy_buffer or {}),
-                            create_cfg.get('replay_buffer') or {})
-        policy.other = deep_merge(policy.get('other', {}), {'replay_buffer': replay})
-        policy = deep_merge(OFF_POLICY_COMMON, policy)  # DI-engine's keys of off-policy policies (di_engine_keys.py)
+        replay = merge(merge(merge(REPLAY_BUFFER_COMMON, buffer_declared or {}), policy_buffer or {}),
+                       create_cfg.get('replay_buffer') or {})
+        policy['other'] = merge(policy.get('other', {}), {'replay_buffer': replay})
+        policy = merge(OFF_POLICY_COMMON, policy)  # DI-engine's keys of off-policy policies (di_engine_keys.py)
     for name, where in (('learner', 'learn'), ('collector', 'collect'), ('evaluator', 'eval')):
-        declared = class_defaults(classes[name])
+        declared = schema.declared(classes[name]) if classes[name] is not None else None
         if declared is not None:  # legacy serial-pipeline components, kept under the policy
             mode = policy.get(where, {})
-            policy[where] = deep_merge(mode, {name: deep_merge(declared, mode.get(name, {}))})
+            policy[where] = merge(mode, {name: merge(declared, mode.get(name, {}))})
 
-    defaults = EasyDict(env=env, policy=policy)
+    defaults = dict(env=env, policy=policy)
     for name in ('reward_model', 'world_model'):
         if classes[name] is not None:
             defaults[name] = section(classes[name], {}, create_cfg.get(name), name)
@@ -157,8 +160,11 @@ def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, le
         policy = policy.variant_for(user.get('policy') or {})
     classes = dict(env=env, env_manager=env_manager, policy=policy, buffer=buffer, learner=learner,
                    collector=collector, evaluator=evaluator, reward_model=reward_model, world_model=world_model)
-    defaults, open_paths = build_defaults(create_cfg if auto else {}, classes)
-    check_keys(user, deep_merge(TOP_LEVEL, defaults), open_paths)
+    declared, open_paths = build_defaults(create_cfg if auto else {}, classes)
+    declared = schema.merge(TOP_LEVEL, declared)
+    defaults = EasyDict(copy.deepcopy(schema.plain(declared)))
+    check_keys(user, defaults, open_paths)
+    schema.raise_for_values(user, declared, open_paths)
 
     out = deep_merge(defaults, user)
     if 'unroll_len' in out.get('policy', {}):  # DI-engine's rule (IMPALA): the trajectory length sets collect's

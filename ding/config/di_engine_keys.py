@@ -16,7 +16,7 @@ Implemented (declared as defaults by compile_config, read where named):
 A key that is neither declared nor listed below is a misspelling: compile_config fails naming it.
 """
 import logging
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from easydict import EasyDict
 
@@ -97,6 +97,11 @@ ACCEPTED_UNUSED = {
     'env.collector_batch_size': "DI-engine's async EnvPool batch (ding's EnvPool manager steps every env each call)",
     'env.evaluator_batch_size': "DI-engine's async EnvPool batch (ding's EnvPool manager steps every env each call)",
     'env.manager.shared_memory': 'shared memory applies to the subprocess manager only',
+    'policy.learn.ignore_done': 'bootstrapping through episode ends, which only the off-policy learners read',
+    'policy.collect.collector_logit': "DI-engine's CQL collection of logits",
+    'policy.reward_batch_norm': "D4PG's reward batch normalisation, which this policy does not have",
+    'policy.learn.init_w': "SAC's initial actor output range, which this policy does not have",
+    'policy.learn.learning_rate_value': "a value-network learning rate, which this policy does not have (EDAC)",
     'policy.learn.reparameterization': 'SAC always uses the reparameterised policy gradient',
     'policy.learn.grad_clip_type': 'gradient clipping by norm with learn.grad_clip_value',
     'policy.collect.collector_env_num': 'the collector env count comes from env.collector_env_num',
@@ -147,20 +152,37 @@ ACCEPTED_UNUSED = {
                                              "intrinsic_reward_weight)",
 }
 
+# DI-engine keys that the stock configs of one policy type carry and that policy does not read.
+# Per policy, since the same key is refused for the others (e.g. SAC's discount factor is
+# policy.learn.discount_factor, so cfg.policy.discount_factor is a mistake there).
+ACCEPTED_UNUSED_BY_POLICY = {
+    'dt': {'policy.discount_factor': "DI-engine's DT configs carry it; the Decision Transformer has no discount",
+           'policy.learn.learning_rate': "a stale key in DI-engine's d4rl random-dataset DT configs; DT's learning "
+                                         "rate is policy.learning_rate"},
+    'd4pg': {'policy.discount_factor': "DI-engine's pendulum D4PG config sets it; ding's D4PG discounts with "
+                                       "policy.learn.discount_factor"},
+    'edac': {'policy.learn.min_q_weight': "CQL's penalty weight, which DI-engine's EDAC configs carry and EDAC "
+                                          "does not use"},
+    'sqil_sac': {'policy.discount_factor': "a stale key in DI-engine's SQIL-SAC configs; the discount is "
+                                           "policy.learn.discount_factor"},
+}
+
 _warned: set = set()
 
 
-def accepted_unused(path: str) -> str:
-    """What the key at dotted `path` is for, when it is a DI-engine key ding ignores; '' otherwise."""
-    return ACCEPTED_UNUSED.get(path) or ACCEPTED_UNUSED.get(path + '.*') or ''
+def accepted_unused(path: str, policy_type: Optional[str] = None) -> str:
+    """What the key at dotted `path` is for, when it is a DI-engine key ding ignores (for
+    `policy_type`'s configs); '' otherwise."""
+    per_policy = ACCEPTED_UNUSED_BY_POLICY.get(policy_type or '', {})
+    return ACCEPTED_UNUSED.get(path) or ACCEPTED_UNUSED.get(path + '.*') or per_policy.get(path) or ''
 
 
-def split_accepted(problems: Iterable[Tuple[str, str]]) -> List[str]:
+def split_accepted(problems: Iterable[Tuple[str, str]], policy_type: Optional[str] = None) -> List[str]:
     """Warn once per process for each accepted DI-engine key among `problems` ((path, message)
     pairs); return the messages of the others (misspellings)."""
     rest = []
     for path, message in problems:
-        why = accepted_unused(path)
+        why = accepted_unused(path, policy_type)
         if not why:
             rest.append(message)
         elif path not in _warned:

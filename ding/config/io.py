@@ -29,6 +29,30 @@ def to_plain(obj: Any) -> Any:
     return repr(obj)
 
 
+class ConfigFileError(ValueError):
+    """A config file that cannot be read as a config (YAML syntax, empty, not a mapping); one line."""
+
+
+def load_yaml_mapping(path: str) -> dict:
+    """The mapping a YAML config file holds; ConfigFileError naming the file, line and cause
+    for broken syntax, an empty file or a file holding something other than a mapping."""
+    with open(path) as f:
+        text = f.read()
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, 'problem_mark', None) or getattr(err, 'context_mark', None)
+        where = f' (line {mark.line + 1}, column {mark.column + 1})' if mark is not None else ''
+        cause = getattr(err, 'problem', None) or str(err).splitlines()[0]
+        raise ConfigFileError(f'{path}: not valid YAML{where}: {cause}') from None
+    if data is None:
+        raise ConfigFileError(f'{path}: the file is empty (a config file holds a mapping of config keys)')
+    if not isinstance(data, Mapping):
+        raise ConfigFileError(f'{path}: a config file must hold a mapping of config keys, got '
+                              f'{type(data).__name__} {str(data)[:40]!r}')
+    return data
+
+
 def save_config_yaml(cfg: Mapping, path: str) -> None:
     atomic_write_text(path, yaml.safe_dump(to_plain(cfg), sort_keys=False, default_flow_style=False))
 
@@ -77,8 +101,7 @@ def read_config(path: str) -> Tuple[EasyDict, EasyDict]:
     if not os.path.isfile(path):
         raise FileNotFoundError(f'config file not found: {path}')
     if path.endswith(('.yaml', '.yml')):
-        with open(path) as f:
-            data = yaml.safe_load(f) or {}
+        data = load_yaml_mapping(path)
         if 'main_config' in data:
             main, create = EasyDict(data['main_config']), EasyDict(data.get('create_config') or {})
             check_manager_types_agree(main, create, path)

@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-import yaml
 from easydict import EasyDict
 
 from ding.utils.dicts import deep_merge
@@ -53,9 +52,10 @@ class TunedConfig:
 
 
 def read_tuned(path: str) -> TunedConfig:
+    from ding.config.io import load_yaml_mapping
     with open(path) as f:
         text = f.read()
-    data = yaml.safe_load(text) or {}
+    data = load_yaml_mapping(path)
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ValueError(f'{path}: a tuned config needs the keys {list(_REQUIRED)}; missing {missing}')

@@ -57,13 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _user_errors() -> tuple:
+    from ding.config.io import ConfigFileError
+    from ding.config.schema import ConfigValueError
     from ding.config.validate import ConfigKeyError
     from ding.data.dataset_fingerprint import DatasetChanged
     from ding.entry.arguments import UsageError
     from ding.entry.catalog import ChoiceError
     from ding.framework.middleware.run_state_file import RunStateUnreadable
     from ding.utils.checkpoint_io import CheckpointError
-    return (ChoiceError, ConfigKeyError, FileNotFoundError, UsageError, CheckpointError, RunStateUnreadable,
+    return (ChoiceError, ConfigKeyError, ConfigValueError, ConfigFileError, FileNotFoundError, UsageError, CheckpointError, RunStateUnreadable,
             DatasetChanged)
 
 

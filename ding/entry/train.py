@@ -68,6 +68,9 @@ def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str])
         else:
             from ding.config import read_config
             main, create = read_config(path)
+            if not create:  # compile_config could not tell which classes to build
+                raise UsageError(f'{path} has no create_config (the policy and env types): give a tuned config '
+                                 '(with base_config:) or a file defining main_config and create_config')
             return main, create, {'algo': create.get('policy', {}).get('type', algo), 'env': env, 'source': path}
     else:
         if not algo or not env:

@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional
 
 from ding.entry.arguments import UsageError, positive_int
 from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
-from ding.entry.tune_space import check_paths, default_space, parse_space
+from ding.entry.tune_space import check_paths, check_space_values, default_space, parse_space
 from ding.utils.dicts import deep_merge
 from ding.utils.fileio import atomic_write_json
 
@@ -92,10 +92,16 @@ def resolve_space(tuned: TunedConfig) -> Dict[str, Dict[str, Any]]:
     """The YAML's space (checked) or the algorithm's default; every path must name a config key."""
     space = parse_space(tuned.search_space if tuned.search_space is not None else default_space(tuned.algo))
     main, create = tuned.load()
+    from ding.config import compile_config
+    from ding.config.schema import declared
     from ding.utils.registry import POLICY_REGISTRY
     import ding.policy  # noqa: F401  (registers the policies)
-    defaults = {'policy': POLICY_REGISTRY.lookup(create.policy.type).default_config()}
+    # the base config's keys and values once, so that a mistake is one error line, not a failed trial each
+    compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    policy_cls = POLICY_REGISTRY.lookup(create.policy.type)
+    defaults = {'policy': policy_cls.default_config()}
     check_paths(space, deep_merge(defaults, main))
+    check_space_values(space, {'policy': declared(policy_cls)})
     return space
 
 

@@ -106,6 +106,25 @@ def check_paths(space: Mapping[str, Any], config: Mapping[str, Any]) -> None:
             node = node[part]
 
 
+def check_space_values(space: Mapping[str, Dict[str, Any]], declared: Mapping[str, Any]) -> None:
+    """Every value a distribution can draw must be valid for its key's declared type and range
+    (ding/config/schema.py): its low and high, or each choice. Paths not declared are not checked."""
+    from ding.config.schema import as_key, problem
+    for path, spec in space.items():
+        node: Any = declared
+        for part in path.split('.'):
+            node = node.get(part) if isinstance(node, Mapping) else None
+        if node is None or isinstance(node, Mapping):
+            continue
+        ends = spec['choices'] if spec['type'] == 'categorical' else [spec['low'], spec['high']]
+        if spec['type'] == 'int':
+            ends = [int(v) for v in ends]
+        for value in ends:
+            line = problem(path, value, as_key(node))
+            if line:
+                raise SearchSpaceError(f'search_space: {path}: {line}')
+
+
 def sample(trial: Any, space: Mapping[str, Dict[str, Any]]) -> Dict[str, Any]:
     """{path: value} drawn from `trial` (an optuna Trial)."""
     params = {}

@@ -16,6 +16,7 @@ import numpy as np
 
 from ding.utils.dicts import deep_merge
 from ding.utils.class_config import merged_class_config
+from ding.config.schema import key, positive_int
 
 BaseEnvTimestep = namedtuple('BaseEnvTimestep', ['obs', 'reward', 'done', 'info'])
 
@@ -39,10 +40,10 @@ class BaseEnv(ABC):
     three spaces. The env-level keys below are read by the pipeline (collector/evaluator
     counts, stop value), so every env config carries them."""
     config = dict(
-        collector_env_num=8,
-        evaluator_env_num=5,
-        n_evaluator_episode=5,
-        stop_value=float('inf'),
+        collector_env_num=positive_int(8),
+        evaluator_env_num=positive_int(5),
+        n_evaluator_episode=positive_int(5),
+        stop_value=key(float('inf'), 'real'),
     )
 
     default_config = classmethod(merged_class_config)

@@ -13,6 +13,7 @@ from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.a2c import a2c_loss
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import prob
 
 TRAIN_COLUMNS = ('obs', 'action', 'adv', 'return')
 
@@ -28,7 +29,7 @@ class A2CPolicy(OnPolicyBase):
             entropy_weight=0.01,
             adv_norm=True,
         ),
-        collect=dict(gae_lambda=0.95),
+        collect=dict(gae_lambda=prob(0.95)),
     )
 
     def _forward_learn(self, data: Batch) -> List[Dict[str, float]]:

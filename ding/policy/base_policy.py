@@ -31,6 +31,7 @@ from ding.torch_utils.lr_schedule import ScheduledLR, lr_schedulers_of, optimize
 from ding.policy.policy_modes import CollectMode, EvalMode, LearnMode  # noqa: F401
 from ding.utils.class_config import merged_class_config
 from ding.utils.dicts import deep_merge
+from ding.config.schema import choice, positive_int
 
 logger = logging.getLogger('ding.policy')
 _warned_no_cuda = False
@@ -58,17 +59,18 @@ class Policy(ActingWeights):
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
-        discount_factor=0.99,
-        nstep=1,
+        # the discount factor and the learning rate(s) are declared by the policies that read them:
+        # their names and places differ (discount_factor, learn.discount_factor, collect.discount_factor)
+        nstep=positive_int(1),  # n-step returns, read by the off-policy pipelines (nstep_reward_enhancer)
         model=dict(),
         # lr_scheduler: None, or a schedule of every learning rate over the updates
         # (DI-engine's dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py);
         # nonfinite: a NaN / inf loss or gradient norm 'raise's (stops the run) or 'warn's
         # (ding/framework/middleware/loss_guard.py)
-        learn=dict(batch_size=64, learning_rate=1e-3, update_per_collect=1, ignore_done=False, lr_scheduler=None,
-                   nonfinite='raise'),
-        collect=dict(n_sample=None, n_episode=None, unroll_len=1),
-        eval=dict(evaluator=dict(eval_freq=1000)),
+        # learn.ignore_done is declared by the off-policy learners that read it (DQN's, QAC's)
+        learn=dict(batch_size=positive_int(64), update_per_collect=positive_int(1), lr_scheduler=None, nonfinite=choice('raise', 'raise', 'warn')),
+        collect=dict(n_sample=positive_int(None), n_episode=positive_int(None), unroll_len=positive_int(1)),
+        eval=dict(evaluator=dict(eval_freq=1000)),  # <= 0 (DI-engine's BC configs say -1): every iteration
         other=dict(),
     )
     # Output keys of `_forward_collect` stored in every transition (e.g. PPO's value, logp).

@@ -11,6 +11,7 @@ from ding.policy.base_policy import Policy
 from ding.rl_utils.offline import bc_continuous_loss, bc_discrete_loss
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, positive_int
 
 
 @POLICY_REGISTRY.register('bc')
@@ -30,7 +31,7 @@ class BehaviourCloningPolicy(Policy):
         learn=dict(
             update_per_collect=1,
             batch_size=32,
-            learning_rate=1e-5,
+            learning_rate=positive(1e-5),
             lr_decay=False,
             decay_epoch=30,
             decay_rate=0.1,
@@ -43,7 +44,7 @@ class BehaviourCloningPolicy(Policy):
             ce_label_smooth=False,
             show_accuracy=False,
             tanh_mask=False,
-            train_epoch=30,
+            train_epoch=positive_int(30),
         ),
         collect=dict(unroll_len=1, noise=False, noise_sigma=0.2, noise_range=dict(min=-0.5, max=0.5),
                      data_type='naive', data_path=None),

@@ -14,6 +14,7 @@ from ding.rl_utils.offline import bcq_soft_clipped_value, vae_loss
 from ding.rl_utils.qac_targets import critic_loss, td_target
 from ding.rl_utils.td3 import deterministic_actor_loss
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, positive_int
 
 N_SAMPLES = 10  # decoded actions per state, for targets and acting (as the paper)
 
@@ -27,12 +28,11 @@ class BCQPolicy(QACPolicyBase):
                    critic_head_hidden_size=[400, 300], vae_hidden_dims=[750, 750], phi=0.05),
         learn=dict(
             batch_size=100,
-            learning_rate_q=3e-4,
-            learning_rate_policy=3e-4,
-            learning_rate_vae=3e-4,
+            learning_rate_q=positive(3e-4),
+            learning_rate_policy=positive(3e-4),
+            learning_rate_vae=positive(3e-4),
             lmbda=0.75,
-            init_w=3e-3,
-            train_epoch=30000,
+            train_epoch=positive_int(30000),
         ),
         collect=dict(data_type='naive', data_path=None),
         eval=dict(evaluator=dict(eval_freq=5000)),

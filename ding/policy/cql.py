@@ -12,6 +12,7 @@ from ding.rl_utils.offline import cql_penalty
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive_int
 
 
 @POLICY_REGISTRY.register('cql')
@@ -28,7 +29,7 @@ class CQLPolicy(SACPolicy):
         learn=dict(
             update_per_collect=1,
             batch_size=256,
-            train_epoch=30000,  # serial_offline's budget: epochs over the dataset
+            train_epoch=positive_int(30000),  # serial_offline's budget: epochs over the dataset
             log_space=True,  # the temperature is learned as log(alpha), as in DI-engine's default
             num_actions=10,
             with_lagrange=False,
@@ -36,7 +37,7 @@ class CQLPolicy(SACPolicy):
             min_q_weight=1.0,
             with_q_entropy=False,
         ),
-        collect=dict(data_type='naive', data_path=None, collector_logit=False),
+        collect=dict(data_type='naive', data_path=None),
         eval=dict(evaluator=dict(eval_freq=5000)),
     )
 

@@ -16,6 +16,7 @@ from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, positive_int
 
 
 @POLICY_REGISTRY.register('ddpg')
@@ -30,9 +31,9 @@ class DDPGPolicy(QACPolicyBase):
                    critic_head_layer_num=1),
         learn=dict(
             batch_size=256,
-            learning_rate_actor=1e-3,
-            learning_rate_critic=1e-3,
-            actor_update_freq=1,
+            learning_rate_actor=positive(1e-3),
+            learning_rate_critic=positive(1e-3),
+            actor_update_freq=positive_int(1),
             noise=False,  # target policy smoothing (TD3)
             noise_sigma=0.2,
             noise_range=dict(min=-0.5, max=0.5),

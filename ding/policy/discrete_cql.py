@@ -11,6 +11,7 @@ from ding.policy.qrdqn import QRDQNPolicy
 from ding.rl_utils.offline import discrete_cql_penalty
 from ding.rl_utils.quantile import qrdqn_nstep_td_error
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive_int
 
 
 @POLICY_REGISTRY.register('discrete_cql')
@@ -21,7 +22,7 @@ class DiscreteCQLPolicy(QRDQNPolicy):
         discount_factor=0.97,
         nstep=1,
         learn=dict(update_per_collect=1, batch_size=64, learning_rate=0.001, target_update_freq=100,
-                   min_q_weight=1.0, train_epoch=3000),
+                   min_q_weight=1.0, train_epoch=positive_int(3000)),
         collect=dict(data_type='naive', data_path=None),
         eval=dict(evaluator=dict(eval_freq=1000)),
     )

@@ -28,6 +28,7 @@ from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.td import q_nstep_td_error
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import non_negative_int, positive, positive_int, prob
 
 
 def make_adam(params: Iterable[Any], lr: float, capturable: bool = False) -> torch.optim.Adam:
@@ -55,14 +56,14 @@ class DQNPolicy(GraphedLearnMixin, Policy):
     graph_safe_update = True  # checked on an H200 for DQN, QR-DQN, IQN, C51, Rainbow; FQF, R2D2 say False
     config = dict(
         type='dqn',
-        discount_factor=0.97,
+        discount_factor=prob(0.97),
         nstep=1,
         learn=dict(
             update_per_collect=3,
             batch_size=64,
-            learning_rate=0.001,
-            target_update_freq=100,  # hard copy every N updates; 0 -> soft updates with target_theta
-            target_theta=0.005,
+            learning_rate=positive(0.001),
+            target_update_freq=non_negative_int(100),  # hard copy every N updates; 0 -> soft updates with target_theta
+            target_theta=prob(0.005),
             double_dqn=True,  # choose the next action with the online net, value it with the target net
             grad_norm=None,  # clip the gradient's global L2 norm to this value; None -> no clipping
             ignore_done=False,  # treat every transition as non-terminal (bootstrap always)
@@ -70,8 +71,8 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         ),
         collect=dict(n_sample=8, unroll_len=1),
         other=dict(
-            eps=dict(type='exp', start=0.95, end=0.1, decay=10000),
-            replay_buffer=dict(replay_buffer_size=10000),
+            eps=dict(type='exp', start=prob(0.95), end=prob(0.1), decay=positive_int(10000)),
+            replay_buffer=dict(replay_buffer_size=positive_int(10000)),
         ),
     )
 

@@ -25,6 +25,7 @@ from ding.policy.onpolicy_base import require_columns
 from ding.rl_utils.dt import dt_action_loss
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import non_negative_int, positive
 
 SEQUENCE_COLUMNS = ('timesteps', 'obs', 'action', 'returns_to_go', 'mask')
 
@@ -37,9 +38,9 @@ class DTPolicy(Policy):
         rtg_target=None,  # the return asked for at evaluation (required for eval)
         max_eval_ep_len=1000,  # longest evaluation episode: the per-env context buffers' length
         wt_decay=1e-4,
-        warmup_steps=10000,  # linear learning-rate warm-up
+        warmup_steps=non_negative_int(10000),  # linear learning-rate warm-up
         context_len=20,
-        learning_rate=1e-4,
+        learning_rate=positive(1e-4),
         clip_grad_norm_p=0.25,
         state_mean=None,
         state_std=None,

@@ -22,6 +22,7 @@ from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.class_config import merged_class_config
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive_int
 
 
 @POLICY_REGISTRY.register('edac')
@@ -34,15 +35,13 @@ class EDACPolicy(SACPolicy):
             batch_size=256,
             learning_rate_q=3e-4,
             learning_rate_policy=3e-4,
-            learning_rate_value=3e-4,  # DI-engine's key; EDAC has no separate value network
             learning_rate_alpha=3e-4,
             alpha=1,
             auto_alpha=True,
             log_space=True,  # the temperature is learned as log(alpha)
-            min_q_weight=1.0,  # DI-engine's key (a CQL weight it does not use in EDAC)
             with_q_entropy=False,
             eta=0.1,  # weight of the ensemble-diversity penalty
-            train_epoch=30000,
+            train_epoch=positive_int(30000),
         ),
         collect=dict(data_type='naive', data_path=None),
     )

@@ -17,6 +17,7 @@ from ding.model.from_config import build_model
 from ding.policy.dqn import DQNPolicy, TDLoss, make_adam
 from ding.rl_utils.quantile import fqf_fraction_loss, iqn_nstep_td_error
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive
 
 
 @POLICY_REGISTRY.register('fqf')
@@ -27,8 +28,8 @@ class FQFPolicy(DQNPolicy):
     config = dict(
         type='fqf',
         learn=dict(
-            learning_rate_fraction=2.5e-9,
-            learning_rate_quantile=0.00005,
+            learning_rate_fraction=positive(2.5e-9),
+            learning_rate_quantile=positive(0.00005),
             kappa=1.0,  # Huber threshold of the quantile loss
             ent_coef=0,  # weight of the fraction-entropy bonus
         ),

@@ -35,6 +35,7 @@ from ding.rl_utils.vtrace import vtrace, vtrace_actor_critic_loss
 from ding.torch_utils.optimizer_helper import Adam, RMSprop
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, positive_int, prob
 
 
 @POLICY_REGISTRY.register('impala')
@@ -46,25 +47,25 @@ class IMPALAPolicy(Policy):
         priority=False,
         priority_IS_weight=False,
         action_space='discrete',  # 'discrete' or 'continuous'
-        unroll_len=32,  # steps per learned trajectory (copied to collect.unroll_len by compile_config)
-        transition_with_policy_data=True,
+        unroll_len=positive_int(32),  # steps per learned trajectory (copied to collect.unroll_len by compile_config)
+        transition_with_policy_data=True,  # DI-engine's default, kept for DI-engine programs that read it
         random_collect_size=0,  # random warm-up steps (DI-engine's lunarlander config sets it)
         learn=dict(
             update_per_collect=4,
             batch_size=16,  # trajectories per update
-            learning_rate=0.0005,
+            learning_rate=positive(0.0005),
             value_weight=0.5,
             entropy_weight=0.0001,
-            discount_factor=0.99,
-            lambda_=0.95,  # c_t = lambda_ * min(c_clip_ratio, rho_t)
-            rho_clip_ratio=1.0,  # rho_bar, in the value targets
-            c_clip_ratio=1.0,  # c_bar, the trace cut
-            rho_pg_clip_ratio=1.0,  # rho_bar of the policy-gradient advantage
+            discount_factor=prob(0.99),
+            lambda_=prob(0.95),  # c_t = lambda_ * min(c_clip_ratio, rho_t)
+            rho_clip_ratio=positive(1.0),  # rho_bar, in the value targets
+            c_clip_ratio=positive(1.0),  # c_bar, the trace cut
+            rho_pg_clip_ratio=positive(1.0),  # rho_bar of the policy-gradient advantage
             grad_clip_type=None,  # None, 'clip_norm' or 'clip_value'
             clip_value=0.5,
             optim='adam',  # 'adam' or 'rmsprop'
         ),
-        collect=dict(unroll_len=32),
+        collect=dict(unroll_len=positive_int(32)),
         eval=dict(),
         other=dict(replay_buffer=dict(replay_buffer_size=1000, max_use=16, sliced=False)),
     )

@@ -14,6 +14,7 @@ from ding.rl_utils.offline import awr_actor_loss, expectile_loss, tanh_gaussian_
 from ding.rl_utils.qac_targets import critic_loss, td_target
 from ding.rl_utils.sac import tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, positive_int
 
 
 @POLICY_REGISTRY.register('iql')
@@ -28,13 +29,13 @@ class IQLPolicy(QACPolicyBase):
                    critic_head_layer_num=1),
         learn=dict(
             batch_size=256,
-            learning_rate_q=3e-4,
-            learning_rate_policy=3e-4,
-            learning_rate_v=3e-4,
+            learning_rate_q=positive(3e-4),
+            learning_rate_policy=positive(3e-4),
+            learning_rate_v=positive(3e-4),
             expectile=0.7,
             beta=3.0,
             max_weight=100.0,
-            train_epoch=30000,
+            train_epoch=positive_int(30000),
         ),
         collect=dict(data_type='naive', data_path=None),
     )

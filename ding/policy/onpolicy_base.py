@@ -17,6 +17,7 @@ from ding.model.from_config import build_model
 from ding.policy.base_policy import Policy
 from ding.torch_utils.lr_schedule import parse_schedule
 from ding.torch_utils.optimizer_state import load_optimizer_state
+from ding.config.schema import positive, prob
 
 logger = logging.getLogger('ding.policy')
 
@@ -59,7 +60,7 @@ class OnPolicyBase(Policy):
         # continuous only: actions sent to the env are clipped to [-action_bound, action_bound]
         action_bound=None,
         learn=dict(
-            learning_rate=3e-4,
+            learning_rate=positive(3e-4),
             # max global gradient norm; None disables clipping
             grad_clip_value=0.5,
             entropy_weight=0.0,
@@ -69,7 +70,7 @@ class OnPolicyBase(Policy):
             # anneal the learning rate linearly to 0 over this many optimizer steps; None keeps it constant
             lr_decay_iters=None,
         ),
-        collect=dict(discount_factor=0.99),
+        collect=dict(discount_factor=prob(0.99)),
     )
     # whether the model has a critic (VAC) or only an actor (PG)
     has_critic = True

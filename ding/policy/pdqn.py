@@ -29,6 +29,7 @@ from ding.rl_utils.pdqn import pdqn_error
 from ding.rl_utils.qac_targets import soft_update
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive, positive_int, prob
 
 
 @POLICY_REGISTRY.register('pdqn')
@@ -40,22 +41,22 @@ class PDQNPolicy(Policy):
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
-        discount_factor=0.97,
+        discount_factor=prob(0.97),
         nstep=1,
         learn=dict(
             update_per_collect=3,
             batch_size=64,
-            learning_rate_dis=0.001,
-            learning_rate_cont=0.001,
-            target_theta=0.005,
+            learning_rate_dis=positive(0.001),
+            learning_rate_cont=positive(0.001),
+            target_theta=prob(0.005),
             update_circle=10,  # updates 0..circle/2-1 of a cycle train Q, the rest train x(s)
             ignore_done=False,
         ),
         collect=dict(unroll_len=1, noise_sigma=0.1),
         eval=dict(),
         other=dict(
-            eps=dict(type='exp', start=0.95, end=0.1, decay=10000),
-            replay_buffer=dict(replay_buffer_size=10000),
+            eps=dict(type='exp', start=prob(0.95), end=prob(0.1), decay=positive_int(10000)),
+            replay_buffer=dict(replay_buffer_size=positive_int(10000)),
         ),
     )
 

@@ -26,6 +26,7 @@ from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppg import ppg_joint_loss
 from ding.rl_utils.ppo import ppo_policy_loss, ppo_value_loss
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import non_negative, positive, positive_int, prob
 
 POLICY_COLUMNS = ('obs', 'action', 'logp', 'adv')
 VALUE_COLUMNS = ('obs', 'value', 'return')
@@ -38,23 +39,22 @@ class PPGOffPolicy(OnPolicyBase):
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
-        transition_with_policy_data=True,
+        transition_with_policy_data=True,  # DI-engine's default, kept for DI-engine programs that read it
         learn=dict(
             update_per_collect=5,
             batch_size=64,
-            learning_rate=0.001,
+            learning_rate=positive(0.001),
             value_weight=0.5,
             entropy_weight=0.01,
-            clip_ratio=0.2,
+            clip_ratio=non_negative(0.2),
             value_clip=True,  # clip value updates around the stored value (DI-engine always does)
             adv_norm=False,
-            aux_freq=5,  # an auxiliary phase every this many updates
-            aux_train_epoch=6,  # passes over the stored value batches per auxiliary phase
+            aux_freq=positive_int(5),  # an auxiliary phase every this many updates
+            aux_train_epoch=positive_int(6),  # passes over the stored value batches per auxiliary phase
             aux_bc_weight=1,  # weight of KL(pi_old || pi) in the auxiliary phase
             grad_clip_value=None,
-            ignore_done=False,
         ),
-        collect=dict(unroll_len=1, discount_factor=0.99, gae_lambda=0.95),
+        collect=dict(unroll_len=1, discount_factor=prob(0.99), gae_lambda=prob(0.95)),
         other=dict(replay_buffer=dict(
             multi_buffer=True,
             policy=dict(replay_buffer_size=1000, max_use=float('inf')),  # uses per item (use_time_check)

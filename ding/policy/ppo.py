@@ -14,6 +14,7 @@ from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppo import ppo_loss
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import non_negative, positive_int, prob
 
 TRAIN_COLUMNS = ('obs', 'logp', 'value', 'adv', 'return')
 
@@ -25,9 +26,9 @@ class PPOPolicy(OnPolicyBase):
         # DI-engine's switch: True makes `PPOPolicy(cfg)` a MAPPOPolicy (ding/policy/mappo.py)
         multi_agent=False,
         learn=dict(
-            epoch_per_collect=10,
+            epoch_per_collect=positive_int(10),
             batch_size=64,
-            clip_ratio=0.2,
+            clip_ratio=non_negative(0.2),
             # clip the value update around the collected value too (off by default: with
             # unnormalised returns a 0.2 clip slows the critic down a lot)
             value_clip=False,
@@ -35,7 +36,7 @@ class PPOPolicy(OnPolicyBase):
             # normalise advantages per minibatch
             adv_norm=True,
         ),
-        collect=dict(gae_lambda=0.95),
+        collect=dict(gae_lambda=prob(0.95)),
     )
 
     @classmethod

@@ -17,16 +17,18 @@ from ding.policy.base_policy import Policy
 from ding.policy.graphed_learn import GraphedLearnMixin
 from ding.rl_utils.qac_targets import soft_update
 from ding.torch_utils.optimizer_state import load_optimizer_state
+from ding.config.schema import positive_int, prob
 
 
 class QACPolicyBase(GraphedLearnMixin, Policy):
     config = dict(
         random_collect_size=0,
         # cuda_graph: replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
-        learn=dict(target_theta=0.005, discount_factor=0.99, cuda_graph=False),
+        # ignore_done: bootstrap through every episode end (DI-engine's key for time-limited envs)
+        learn=dict(target_theta=prob(0.005), discount_factor=prob(0.99), ignore_done=False, cuda_graph=False),
         collect=dict(n_sample=1),
         eval=dict(evaluator=dict(eval_freq=5000)),
-        other=dict(replay_buffer=dict(replay_buffer_size=1000000)),
+        other=dict(replay_buffer=dict(replay_buffer_size=positive_int(1000000))),
     )
     # model methods a subclass needs; checked at construction for a clear error
     required_model_methods: Sequence[str] = ('compute_actor', 'q_all', 'actor_params', 'critic_params')

@@ -22,6 +22,7 @@ from ding.policy.dqn import DQNPolicy, TDLoss
 from ding.rl_utils.mixing import mixing_td_loss
 from ding.rl_utils.qac_targets import soft_update
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import not_read, prob
 
 
 def masked_epsilon_greedy(logit: torch.Tensor, mask: Optional[torch.Tensor], eps: float) -> torch.Tensor:
@@ -41,13 +42,14 @@ class QMIXPolicy(DQNPolicy):
     graph_safe_update = False  # not captured by learn.cuda_graph: not yet tried on a GPU
     config = dict(
         type='qmix',
+        discount_factor=not_read(),  # QMIX's is learn.discount_factor
         learn=dict(
             update_per_collect=20,
             batch_size=32,
             learning_rate=0.0005,
             clip_value=100,
-            target_update_theta=0.008,
-            discount_factor=0.99,
+            target_update_theta=prob(0.008),
+            discount_factor=prob(0.99),
             double_q=False,
             target_update_freq=0,  # soft updates with target_update_theta (DI-engine's QMIX rule)
         ),

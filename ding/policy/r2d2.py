@@ -38,6 +38,7 @@ from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.r2d2 import r2d2_sequence_td_error, sequence_priority, sequence_valid_mask
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import prob
 
 
 @POLICY_REGISTRY.register('r2d2')
@@ -57,7 +58,7 @@ class R2D2Policy(RecurrentActing, DQNPolicy):
             batch_size=64,
             learning_rate=0.0001,
             target_update_freq=0,  # > 0: hard copies every N updates instead of the soft update below
-            target_update_theta=0.001,  # soft (Polyak) target update after every update
+            target_update_theta=prob(0.001),  # soft (Polyak) target update after every update
             value_rescale=True,
             ignore_done=False,
         ),

@@ -7,15 +7,16 @@ import torch
 
 from ding.data.batch import Batch
 from ding.policy.qac_base import QACPolicyBase
+from ding.config.schema import positive
 
 
 class SACPolicyBase(QACPolicyBase):
     config = dict(
         learn=dict(
-            learning_rate_q=3e-4,
-            learning_rate_policy=3e-4,
-            learning_rate_alpha=3e-4,
-            alpha=0.2,  # initial temperature (the fixed one when auto_alpha=False)
+            learning_rate_q=positive(3e-4),
+            learning_rate_policy=positive(3e-4),
+            learning_rate_alpha=positive(3e-4),
+            alpha=positive(0.2),  # initial temperature (the fixed one when auto_alpha=False)
             auto_alpha=True,
             target_entropy=None,  # None: the subclass's default
         ),

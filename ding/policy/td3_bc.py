@@ -6,6 +6,7 @@ import torch
 from ding.policy.td3 import TD3Policy
 from ding.rl_utils.offline import td3_bc_actor_loss
 from ding.utils.registry import POLICY_REGISTRY
+from ding.config.schema import positive_int
 
 
 @POLICY_REGISTRY.register('td3_bc')
@@ -13,10 +14,9 @@ class TD3BCPolicy(TD3Policy):
     """TD3's keys plus `learn.alpha` (2.5) and the dataset's `collect.data_type` / `data_path`."""
     config = dict(
         type='td3_bc',
-        reward_batch_norm=False,
         action_space='continuous',
         model=dict(actor_head_hidden_size=256, critic_head_hidden_size=256),
-        learn=dict(learning_rate_actor=1e-3, learning_rate_critic=1e-3, alpha=2.5, train_epoch=30000),
+        learn=dict(learning_rate_actor=1e-3, learning_rate_critic=1e-3, alpha=2.5, train_epoch=positive_int(30000)),
         collect=dict(data_type='naive', data_path=None),
         eval=dict(evaluator=dict(eval_freq=5000)),
     )

@@ -17,6 +17,7 @@ from typing import Any, Dict, Optional
 
 from easydict import EasyDict
 
+from ding.config.schema import plain
 from ding.utils.registry import REWARD_MODEL_REGISTRY
 
 
@@ -25,7 +26,7 @@ class BaseRewardModel(ABC):
 
     @classmethod
     def default_config(cls) -> EasyDict:
-        cfg = EasyDict(copy.deepcopy(dict(cls.config)))
+        cfg = EasyDict(copy.deepcopy(plain(cls.config)))  # type markers -> their defaults
         cfg.cfg_type = cls.__name__ + 'Dict'
         return cfg
 

@@ -21,6 +21,7 @@ from ding.data.batch import Batch
 from ding.reward_model.base_reward_model import BaseRewardModel
 from ding.reward_model.intrinsic import KeptColumns, batch_of, check_fusion, encoder, fuse_bonus, minmax
 from ding.utils.dicts import deep_merge
+from ding.config.schema import key
 from ding.utils.registry import REWARD_MODEL_REGISTRY
 
 KEPT_TRANSITIONS = 100_000
@@ -63,7 +64,7 @@ class ICMRewardModel(BaseRewardModel):
         hidden_size_list=[64, 64, 128],
         update_per_collect=100,  # updates per train() call
         reverse_scale=1,  # weight of the inverse-model loss
-        intrinsic_reward_weight=0.003,
+        intrinsic_reward_weight=key(0.003, 'real', optional=True),  # read with type 'add' only
         extrinsic_reward_norm=True,
         extrinsic_reward_norm_max=1,
         clear_buffer_per_iters=100,  # reward_model_trainer clears the kept data every N train() calls

@@ -21,6 +21,7 @@ from ding.data.batch import Batch
 from ding.reward_model.base_reward_model import BaseRewardModel
 from ding.reward_model.intrinsic import KeptColumns, batch_of, check_fusion, encoder, fuse_bonus, minmax
 from ding.utils.dicts import deep_merge
+from ding.config.schema import key
 from ding.utils.registry import REWARD_MODEL_REGISTRY
 
 KEPT_OBS = 100_000  # observations kept to train the predictor on (the newest win)
@@ -70,7 +71,7 @@ class RndRewardModel(BaseRewardModel):
         obs_norm=True,
         obs_norm_clamp_min=-1,
         obs_norm_clamp_max=1,
-        intrinsic_reward_weight=0.01,
+        intrinsic_reward_weight=key(0.01, 'real', optional=True),  # read with type 'add' only
         extrinsic_reward_norm=True,
         extrinsic_reward_norm_max=1,
         obs_shape=None,  # required: the observation shape, as the policy model's

@@ -1,16 +1,15 @@
 """`default_config()` of the configurable classes (policies, envs, env managers, buffers)."""
-from easydict import EasyDict
+import copy
 
-from ding.utils.dicts import deep_merge
+from easydict import EasyDict
 
 
 def merged_class_config(cls: type) -> EasyDict:
-    """The `config` dicts of `cls` and its bases merged, a subclass adding or overriding keys;
-    `cfg_type` names the class, as DI-engine's configs do. Used as
-    `default_config = classmethod(merged_class_config)`."""
-    cfg = EasyDict()
-    for klass in reversed(cls.__mro__):
-        if 'config' in vars(klass):
-            cfg = deep_merge(cfg, klass.config)
+    """The `config` dicts of `cls` and its bases merged, a subclass adding or overriding keys
+    (or removing one it does not read, `not_read()`), as plain values: the type markers of
+    ding/config/schema.py are left out. `cfg_type` names the class, as DI-engine's configs do.
+    Used as `default_config = classmethod(merged_class_config)`."""
+    from ding.config.schema import class_tree, plain
+    cfg = EasyDict(copy.deepcopy(plain(class_tree(cls))))
     cfg.cfg_type = cls.__name__ + 'Dict'
     return cfg

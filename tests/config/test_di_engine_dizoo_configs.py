@@ -93,6 +93,9 @@ OUT_OF_SCOPE = {
     r'.*/qbert_sqil_config\.py': 'SQIL (DQN with its learn.alpha), not shipped',
     r'petting_zoo/.*_maddpg_config\.py': 'multi-agent DDPG, not shipped',
     r'gym_hybrid/.*_ddpg_config\.py': 'hybrid-action DDPG (action_space=hybrid), not shipped',
+    # refused on purpose (issue 36): a SAC config whose policy.discount_factor SAC never reads (its
+    # discount is policy.learn.discount_factor, which this file also sets)
+    r'classic_control/pendulum/config/pendulum_sqil_sac_config\.py': 'policy.discount_factor, which SAC does not read',
 }
 
 
@@ -142,5 +145,5 @@ def test_every_di_engine_config_of_what_ding_ships_compiles():
         except Exception as err:  # noqa: BLE001 - collected, reported below
             (out_of_scope if why else failed).append((path, ' '.join(str(err).split())[:300]))
     assert not failed, failed
-    assert len(compiled) >= 220 and len(out_of_scope) == 19, (len(compiled), out_of_scope)
+    assert len(compiled) >= 220 and len(out_of_scope) == 20, (len(compiled), out_of_scope)
     print(f'{len(compiled)} DI-engine configs compile; {len(out_of_scope)} need what ding does not ship')

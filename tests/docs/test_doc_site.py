@@ -44,7 +44,9 @@ def test_config_reference_has_each_policy_with_its_defaults():
         assert f'## {name}\n' in page
     dqn = page[page.index('## dqn\n'):page.index('## c51\n')]
     target_update_freq = DQNPolicy.default_config()['learn']['target_update_freq']
-    assert f'| `policy.learn.target_update_freq` | **`{target_update_freq}`** |' in dqn
+    assert f'| `policy.learn.target_update_freq` | **`{target_update_freq}`** | an int >= 0 |' in dqn
+    assert '| `policy.discount_factor` | **`0.97`** | a number in [0, 1] |' in dqn  # the declared range
+    assert '| `policy.learn.double_dqn` | **`True`** | true or false |' in dqn  # the type of the default
     ppo = page[page.index('## ppo\n'):]
     assert f"`policy.learn.clip_ratio` | **`{PPOPolicy.default_config()['learn']['clip_ratio']!r}`**" in ppo
 

@@ -99,3 +99,18 @@ def test_sample_draws_within_bounds_and_nests_into_overrides():
     merged = to_overrides({'policy.learn.batch_size': 64, 'policy.nstep': 3}, base)
     assert merged == {'policy': {'learn': {'batch_size': 64, 'update_per_collect': 4}, 'nstep': 3}}
     assert base['policy']['learn']['batch_size'] == 16  # the base is not changed
+
+
+def test_a_range_reaching_outside_the_keys_declared_range_is_refused():
+    from ding.config.schema import declared
+    from ding.entry.tune_space import check_space_values
+    from ding.policy.dqn import DQNPolicy
+    decl = {'policy': declared(DQNPolicy)}
+    ok = parse_space({'policy.discount_factor': {'type': 'categorical', 'choices': [0.97, 0.99]},
+                      'policy.learn.batch_size': {'type': 'int', 'low': 16, 'high': 256}})
+    check_space_values(ok, decl)
+    with pytest.raises(SearchSpaceError, match=r'search_space: policy.discount_factor: policy.discount_factor must be '
+                                               r'a number in \[0, 1\], got 1.5'):
+        check_space_values(parse_space({'policy.discount_factor': {'type': 'float', 'low': 0.9, 'high': 1.5}}), decl)
+    with pytest.raises(SearchSpaceError, match='policy.learn.batch_size must be a positive int, got 0'):
+        check_space_values(parse_space({'policy.learn.batch_size': {'type': 'categorical', 'choices': [0, 64]}}), decl)

@@ -17,13 +17,14 @@ from typing import Any, Callable, Dict, List, Optional
 
 from ding.data.buffer.buffered_data import BufferedData  # noqa: F401  (DI-engine's `buffer.buffer.BufferedData`)
 from ding.utils.class_config import merged_class_config
+from ding.config.schema import positive_int
 
 ACTIONS = ('push', 'sample', 'update', 'delete', 'clear')
 
 
 class Buffer:
     """Base class: public methods run through the middleware chain into `_push`, `_sample`, ..."""
-    config = dict(type=None, replay_buffer_size=10000)
+    config = dict(type=None, replay_buffer_size=positive_int(10000))
 
     default_config = classmethod(merged_class_config)
 

@@ -22,6 +22,7 @@ from ding.data.batch import Batch
 from ding.envs.env_manager.grouped_env_manager import GroupedEnvManager
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
 from ding.data.transition_columns import TransitionColumns
+from ding.config.schema import plain
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
@@ -38,7 +39,7 @@ class AlternatingSampler(GroupedEnvManager):
 
     @classmethod
     def default_config(cls) -> EasyDict:
-        cfg = deep_merge(SubprocessEnvManagerV2.default_config(), cls.config)
+        cfg = deep_merge(SubprocessEnvManagerV2.default_config(), plain(cls.config))
         cfg.cfg_type = cls.__name__ + 'Dict'
         return cfg
 

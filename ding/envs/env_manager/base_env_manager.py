@@ -32,6 +32,7 @@ from ding.envs.env_manager.watchdog import EnvWatchdog
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 from ding.utils.class_config import merged_class_config
+from ding.config.schema import choice, non_negative, non_negative_int, positive
 
 
 class ManagerClosedError(RuntimeError, AssertionError):
@@ -60,21 +61,21 @@ class BaseEnvManagerV2(TimestepAdapter):
         clip_action=False,  # Box actions outside the bounds: False raises, True clips
         # An env that raises is rebuilt from its env_fn and its episode dropped (env_faults.py);
         # more than `max_retry` failures of one env with no completed episode between stop the run.
-        max_retry=3,
+        max_retry=non_negative_int(3),
         # Seconds. An env stepped in this process cannot be interrupted: a step (reset) waiting
         # longer is reported at WARNING by a watchdog thread (watchdog.py), every timeout while it
         # lasts. None: no watchdog. The subprocess managers restart such a worker instead.
-        step_timeout=60.0,
-        reset_timeout=60.0,
+        step_timeout=positive(60.0, optional=True),
+        reset_timeout=positive(60.0, optional=True),
         # DI-engine's 'reset' (reset the env again) and 'renew' (build a new one) are both
         # accepted: a failed env is always rebuilt, as its state after an exception is not trusted.
         retry_type='reset',
         # seconds paused before each restart; DI-engine's default is 0.1, ours 0: rebuilding
         # a local env needs no pause. Set it for envs whose faults pass with time.
-        retry_waiting_time=0.0,
+        retry_waiting_time=non_negative(0.0),
         # A NaN / infinite observation or reward: 'raise' stops the run naming the env and its
         # step; 'warn' logs it and drops that episode (nonfinite.py).
-        nonfinite='raise',
+        nonfinite=choice('raise', 'raise', 'warn'),
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
     watches_envs = True  # its envs run in this process: a watchdog reports one that hangs

@@ -32,6 +32,7 @@ from ding.envs.env_manager.subprocess_layout import LaunchResources, RemoteEnv, 
 from ding.envs.env_manager.subprocess_worker import STEP, STEP_PICKLED, EnvWorker
 from ding.envs.env_manager.worker_pool import WorkerFailure, WorkerHandle, decode, gather
 from ding.utils.registry import ENV_MANAGER_REGISTRY
+from ding.config.schema import choice, positive_int
 
 
 def forkserver_preload() -> List[str]:
@@ -49,8 +50,8 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
     cloudpickle)."""
     config = dict(
         type='subprocess',
-        worker_num=None,  # None: one worker per CPU core, at most one per env
-        context='forkserver',  # multiprocessing start method: 'forkserver', 'spawn' or 'fork'
+        worker_num=positive_int(None),  # None: one worker per CPU core, at most one per env
+        context=choice('forkserver', 'forkserver', 'spawn', 'fork'),  # multiprocessing start method: 'forkserver', 'spawn' or 'fork'
         max_retry=3,  # failures of one env in a row (no completed episode between) survived by restarts
         # seconds; a worker whose step takes longer is restarted with a WARNING (its episodes in
         # flight dropped). None waits forever (a worker dying is still noticed).
