@@ -22,7 +22,7 @@ EXTRAS = {
     'petting_zoo': ['pettingzoo>=1.24', 'mpe2>=1.0'],  # multi-agent envs (dizoo/petting_zoo)
     # Everything the test suite imports or drives, so that a fresh venv passes it (CI makes one).
     'test': [
-        'pytest>=7', 'pytest-timeout>=2', 'psutil>=5', 'pygame-ce>=2.1.3', 'pillow>=10', 'imageio>=2.30',
+        'pytest>=7', 'pytest-timeout>=2', 'pytest-xdist>=3.5', 'psutil>=5', 'pygame-ce>=2.1.3', 'pillow>=10', 'imageio>=2.30',
         'matplotlib>=3.7', 'gymnasium[box2d]>=1.0', 'gymnasium[mujoco]>=1.0', 'ray>=2.9', 'DI-toolkit',
         'h5py>=3', 'minari>=0.5',  # tests/offline/test_minari.py
         'imageio-ffmpeg>=0.4.9', 'onnx>=1.16', 'onnxruntime>=1.18', 'optuna>=3.4',

@@ -1,6 +1,7 @@
 """DI-engine 0.5.3's wheel for acceptance tests: downloaded once with pip into the test cache
 (`DING_TEST_CACHE`, default ~/.cache/ding-tests), read in place, never copied into the repo.
 A test that needs it is skipped, with pip's reason, when it cannot be downloaded."""
+import fcntl
 import os
 import pathlib
 import subprocess
@@ -14,9 +15,15 @@ CACHE = pathlib.Path(os.environ.get('DING_TEST_CACHE', pathlib.Path.home() / '.c
 
 
 def wheel_path() -> pathlib.Path:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / '.download.lock', 'w') as lock:  # pytest-xdist workers: one downloads, the rest wait
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _download_once()
+
+
+def _download_once() -> pathlib.Path:
     wheels = sorted(CACHE.glob('DI_engine-0.5.3-*.whl'))
     if not wheels:
-        CACHE.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run([sys.executable, '-m', 'pip', 'download', '--no-deps', 'di-engine==0.5.3', '-d',
                                str(CACHE), '-q'], capture_output=True, text=True, timeout=300)
         wheels = sorted(CACHE.glob('DI_engine-0.5.3-*.whl'))

@@ -37,16 +37,16 @@ def test_action_at_step_t_does_not_see_the_future():
     assert not torch.allclose(before[0, 2], after[0, 2])
 
 
-def mixed_cartpole_dataset(path: str) -> str:
+def mixed_cartpole_dataset(path: str, seed: int = 0) -> str:
     """CartPole-v0 episodes of a scripted expert (push towards where the pole falls: theta +
     theta_dot > 0, which holds 200 steps) and of uniform random actions: 15 expert episodes
     (return 200), 15 with half the actions random, 30 random (returns ~10 to 60)."""
     import gymnasium as gym
     from ding.data.offline_save import save_offline_data
-    env, rng = gym.make('CartPole-v0'), np.random.default_rng(0)
+    env, rng = gym.make('CartPole-v0'), np.random.default_rng(seed)
     rows = {k: [] for k in ('obs', 'action', 'reward', 'next_obs', 'done', 'truncated')}
     for episode, eps in enumerate([0.0] * 15 + [0.5] * 15 + [1.0] * 30):
-        obs, _ = env.reset(seed=episode)
+        obs, _ = env.reset(seed=seed * 100 + episode)
         ended = False
         while not ended:
             action = int(rng.integers(2)) if rng.random() < eps else int(obs[2] + obs[3] > 0)
@@ -59,7 +59,8 @@ def mixed_cartpole_dataset(path: str) -> str:
 
 
 @pytest.mark.slow
-def test_dt_follows_the_return_it_is_asked_for(tmp_path):
+@pytest.mark.parametrize('seed', [1000, 1001, 1002])  # held out: 1,000 updates was chosen on seeds 0-3
+def test_dt_follows_the_return_it_is_asked_for(tmp_path, seed):
     pytest.importorskip('h5py')
     import gymnasium as gym
     from ding.config import compile_config
@@ -72,7 +73,7 @@ def test_dt_follows_the_return_it_is_asked_for(tmp_path):
     from ding.policy import DTPolicy
     from ding.utils import set_pkg_seed
     torch.set_num_threads(1)
-    path = mixed_cartpole_dataset(str(tmp_path / 'mixed.hdf5'))
+    path = mixed_cartpole_dataset(str(tmp_path / 'mixed.hdf5'), seed)
     model = dict(state_dim=4, act_dim=2, n_blocks=1, h_dim=64, context_len=10, n_heads=1, drop_p=0.1)
     cfg = compile_config(EasyDict(dict(
         exp_name=str(tmp_path / 'dt'), env=dict(evaluator_env_num=5, n_evaluator_episode=5, stop_value=195),
@@ -81,21 +82,21 @@ def test_dt_follows_the_return_it_is_asked_for(tmp_path):
                     collect=dict(data_type='sequence', data_path=path)))),
         create_cfg=EasyDict(dict(env=dict(type='cartpole', import_names=[CARTPOLE_ENV]), env_manager=dict(type='base'),
                                  policy=dict(type='dt'))),
-        seed=0, auto=True, save_cfg=False)
-    set_pkg_seed(0, use_cuda=False)
+        seed=seed, auto=True, save_cfg=False)
+    set_pkg_seed(seed, use_cuda=False)
     dataset = create_dataset(cfg)
     cfg.policy.state_mean, cfg.policy.state_std = dataset.get_state_stats()
     policy = DTPolicy(cfg.policy, model=DecisionTransformer(**cfg.policy.model))
     with task.start(async_mode=False, ctx=OfflineRLContext()):
         task.use(offline_data_fetcher(cfg, dataset))
         task.use(trainer(cfg, policy.learn_mode))
-        task.use(termination_checker(max_train_iter=300))
+        task.use(termination_checker(max_train_iter=1000))
         task.run()
     env = BaseEnvManagerV2([lambda: DingEnvWrapper(AllinObsWrapper(gym.make('CartPole-v0')))] * 5, cfg=cfg.env.manager)
     returns = {}
     for target in (200, 20):
         policy._cfg.rtg_target = target
-        returns[target] = float(np.mean(run_episodes(policy.eval_mode, env, 5, seed=1)))
+        returns[target] = float(np.mean(run_episodes(policy.eval_mode, env, 5, seed=seed)))
     env.close()
     assert returns[200] >= 195 and returns[20] < 100, returns
 
@@ -145,9 +146,10 @@ def test_di_engine_episode_pickle_reads_as_windows_that_stop_at_each_episode(tmp
 def test_dt_example_pipeline_on_a_ding_env_ends_at_its_stop_value(tmp_path):
     # DI-engine's dt.py, shape for shape: AllinObsWrapper over a ding env in BaseEnvManagerV2,
     # interaction_evaluator, offline_data_fetcher, trainer, termination_checker, CkptSaver and
-    # offline_logger on a DI-engine-layout episode pickle. CartPole returns are >= 8, so a stop
-    # value of 5 ends the run at the first evaluation after training starts (eval_freq=10); that
-    # round still trains once more, as DI-engine's task does.
+    # offline_logger on a DI-engine-layout episode pickle. This checks the pipeline's shape, not
+    # learning (test_dt_follows_the_return_it_is_asked_for does that): any CartPole episode lasts
+    # 8+ steps, so a stop value of 5 ends the run at the first evaluation after training starts
+    # (eval_freq=10); that round still trains once more, as DI-engine's task does.
     import pickle
     from ding.config import compile_config
     from ding.data import create_dataset
@@ -191,7 +193,7 @@ def test_dt_example_pipeline_on_a_ding_env_ends_at_its_stop_value(tmp_path):
         task.use(offline_logger())
         task.run()
         ctx = task.ctx
-    assert (ctx.last_eval_iter, ctx.train_iter) == (10, 11) and ctx.eval_value >= 8, ctx
+    assert (ctx.last_eval_iter, ctx.train_iter) == (10, 11) and ctx.eval_value >= cfg.env.stop_value, ctx  # why it ended
     assert 0 < ctx.train_output['action_loss'] < 2  # cross-entropy over 2 actions, trained a little
     assert (tmp_path / 'dt' / 'ckpt' / 'iteration_5.pth.tar').is_file()
 
