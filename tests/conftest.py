@@ -18,6 +18,7 @@ def one_torch_thread():
 # Ray share one worker and run one after another; tests/foundation/test_ray_grouping.py keeps
 # this list complete.
 RAY_STARTERS = ('tests/distributed/', 'tests/entry/test_distributed_interrupt.py', 'tests/entry/test_distributed_plan.py',
+                'tests/entry/test_distributed_progress.py',
                 'tests/resume/test_async_run_state.py')
 
 
