@@ -1,5 +1,5 @@
 """dizoo/minatar: the five games as channels-first float grids with their minimal action sets,
-seeded; all 15 configs compile; DQN on Breakout learns well past random play in 16k env steps."""
+seeded; all 15 configs compile; DQN on Breakout reaches its stop value (~20x random play) on held-out seeds."""
 import glob
 import importlib
 import os
@@ -88,16 +88,15 @@ def random_return(episodes: int = 30) -> float:
 
 
 @pytest.mark.slow
-def test_dqn_breakout_beats_random_play(tmp_path, monkeypatch):
+@pytest.mark.parametrize('seed', [1000, 1001, 1002])  # held out: the config was set on seed 0
+def test_dqn_breakout_reaches_its_stop_value(tmp_path, monkeypatch, seed):
+    # The config's stop value, 10, is ~20x random play (0.44); seed 0 first reached it at 172k
+    # env steps (the config's docstring), so 300k is the budget each held-out seed gets.
     pytest.importorskip('minatar')
     from ding.entry.pipeline import RunOptions, build_parts, run_training
     monkeypatch.chdir(tmp_path)
     main, create = load('breakout', 'dqn')
-    main.env.stop_value = 1e9  # run the whole budget
-    cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=True)
-    evals = []
-    record = lambda ctx: evals.append(ctx.eval_value) if ctx.eval_value != float('-inf') else None  # noqa: E731
-    run_training(cfg, build_parts(cfg), RunOptions(max_env_step=16200, progress=False, after_eval=(record, )))
-    baseline = random_return()
-    assert baseline < 1.0  # random play clears about one brick in three games
-    assert max(evals) >= 2.0 + baseline, (evals, baseline)
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=seed, save_cfg=True)
+    ctx = run_training(cfg, build_parts(cfg), RunOptions(max_env_step=300_000, progress=False))
+    assert random_return() < 1.0  # random play clears about one brick in three games
+    assert ctx.last_eval_value >= cfg.env.stop_value == 10, (ctx.env_step, ctx.last_eval_value)
