@@ -13,6 +13,12 @@ processes' load moves less).
 
     python benchmarks/collection.py [--env-steps 40000] [--rounds 5] [--nstep N] [--n-sample N] [--profile]
 Writes benchmarks/results/collection.json.
+
+    python benchmarks/collection.py --guard-ab [--rounds 10]
+The non-finite guard's cost (issue 38): the n-step side with the env manager's guard as shipped
+against the same side with the guard's two checks replaced by no-ops, alternating round by round.
+The cost counts as within noise when it is smaller than the spread of the guarded side's own
+rounds. Writes benchmarks/results/collection_guard.json.
 """
 import argparse
 import cProfile
@@ -22,6 +28,7 @@ import statistics
 import time
 from datetime import datetime, timezone
 from typing import Tuple
+from unittest import mock
 
 import gymnasium as gym
 import numpy as np
@@ -100,6 +107,41 @@ def ours(cfg, env_steps: int, nstep: int, profile: bool = False) -> Tuple[float,
     return ctx.env_step / elapsed, ctx.env_step / cpu
 
 
+def guard_ab(cfg, env_steps: int, nstep: int, rounds: int, out: str) -> None:
+    """Guarded against unguarded collection, alternating; writes the medians, the cost and the noise."""
+    from ding.envs.env_manager import nonfinite
+    unguarded = lambda: mock.patch.multiple(nonfinite, finite=lambda obs, reward: True,  # noqa: E731
+                                            check_reset_obs=lambda *args: None)
+    wall, cpu, load = {'guarded': [], 'unguarded': []}, {'guarded': [], 'unguarded': []}, []
+    for r in range(rounds):
+        load.append(os.getloadavg()[0])
+        order = ('guarded', 'unguarded') if r % 2 == 0 else ('unguarded', 'guarded')
+        for side in order:
+            if side == 'guarded':
+                w, c = ours(cfg, env_steps, nstep)
+            else:
+                with unguarded():
+                    w, c = ours(cfg, env_steps, nstep)
+            wall[side].append(w)
+            cpu[side].append(c)
+
+    def summary(runs):
+        med = {k: statistics.median(v) for k, v in runs.items()}
+        cost = 1 - med['guarded'] / med['unguarded']
+        # the guarded side's own spread: half its interquartile range, relative to its median
+        q1, _, q3 = statistics.quantiles(runs['guarded'], n=4)
+        noise = (q3 - q1) / 2 / med['guarded']
+        return {'median_steps_per_s': med, 'cost': cost, 'noise': noise, 'within_noise': cost <= noise}
+
+    result = {'benchmark': 'collection_guard', 'date': datetime.now(timezone.utc).isoformat(timespec='seconds'),
+              'setting': f'the n-step side of collection.py ({N_ENV} x {ENV_ID}, nstep {nstep}, n_sample '
+                         f'{cfg.policy.collect.n_sample}, {env_steps} env steps per round, {rounds} rounds, '
+                         'sides alternating); unguarded: nonfinite.finite and check_reset_obs patched to no-ops',
+              'load_average_1min': load, 'wall': summary(wall), 'cpu': summary(cpu), 'rounds': {'wall': wall, 'cpu': cpu}}
+    atomic_write_json(out, result)
+    print({k: result[k] for k in ('wall', 'cpu')})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description='StepCollector + nstep + data_pusher vs bare SyncVectorEnv')
     parser.add_argument('--env-steps', type=int, default=40000)
@@ -107,6 +149,7 @@ def main() -> None:
     parser.add_argument('--nstep', type=int, default=None, help="n-step side's n (default: the config's)")
     parser.add_argument('--n-sample', type=int, default=None, help="rows per collect call (default: the config's)")
     parser.add_argument('--profile', action='store_true', help='print a cProfile of the n-step side and exit')
+    parser.add_argument('--guard-ab', action='store_true', help="the non-finite guard's cost (collection_guard.json)")
     parser.add_argument('--out', default=os.path.join(os.path.dirname(__file__), 'results', 'collection.json'))
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -118,6 +161,9 @@ def main() -> None:
     if args.profile:
         ours(cfg, args.env_steps, nstep, profile=True)
         return
+    if args.guard_ab:
+        out = os.path.join(os.path.dirname(args.out), 'collection_guard.json')
+        return guard_ab(cfg, args.env_steps, nstep, args.rounds, out)
     sides = {'bare': lambda: bare_loop(cfg, args.env_steps), 'ours_nstep': lambda: ours(cfg, args.env_steps, nstep),
              'ours_1step': lambda: ours(cfg, args.env_steps, 1)}
     wall, cpu, load = {k: [] for k in sides}, {k: [] for k in sides}, []
