@@ -33,10 +33,10 @@ test: install
 
 # The learning runs: every algorithm family, the 3-seed bars and determinism (CI runs these too).
 # They run on one pytest-xdist worker per core, at most 4: each test uses one torch thread, so on
-# CI's 2 cores the set takes about half the time. Tests that start Ray share one worker (tests/conftest.py).
+# CI's 2 cores the set takes about half the time. Tests that start Ray run on one worker (tests/conftest.py).
 SLOW_WORKERS ?= $(shell python3 -c "import os; print(min(4, len(os.sched_getaffinity(0))))")
 test-slow: install
-	$(PYTHON) -m pytest -q -m slow -n $(SLOW_WORKERS) --dist loadgroup --durations=25 tests
+	$(PYTHON) -m pytest -q -m slow -n $(SLOW_WORKERS) --durations=25 tests
 
 test-all: install
 	$(PYTHON) -m pytest -q tests
