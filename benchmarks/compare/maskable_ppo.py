@@ -90,12 +90,12 @@ def run_ours(seed: int, max_env_step: int, threads: int) -> Dict[str, Any]:
         task.use(multistep_trainer(policy.learn_mode, log_freq=10**9))
         task.use(evaluate_after_update)
         task.use(termination_checker(max_env_step=max_env_step))
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         task.run()
-        wall_s = time.perf_counter() - start
+        wall_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu_start
         envs.close()
     return dict(framework='ours PPO, masked', version=getattr(ding, '__version__', 'unknown'),
-                torch=torch.__version__, seed=seed, curve=curve, wall_s=wall_s, eval_s=timing['eval_s'],
+                torch=torch.__version__, seed=seed, curve=curve, wall_s=wall_s, cpu_s=cpu_s, eval_s=timing['eval_s'],
                 env_steps=int(curve[-1]['env_step']), n_params=n_params,
                 invalid_actions_in_training=env_module.MaskedTargets.invalid_taken
                 - sum(c['invalid_actions'] for c in curve))
@@ -120,7 +120,7 @@ def summarise(run: Dict[str, Any]) -> Dict[str, Any]:
     reached = next((c['env_step'] for c in run['curve'] if c['mean_return'] >= SOLVED), None)
     return dict(untrained_return=returns[0], final_return=returns[-1], best_return=max(returns), steps_to_solved=reached,
                 eval_invalid_actions=sum(c['invalid_actions'] for c in run['curve']),
-                train_invalid_actions=run['invalid_actions_in_training'], wall_s=run['wall_s'],
+                train_invalid_actions=run['invalid_actions_in_training'], wall_s=run['wall_s'], cpu_s=run['cpu_s'],
                 env_steps_per_s=run['env_steps'] / run['wall_s'], env_steps=run['env_steps'])
 
 
@@ -136,17 +136,24 @@ def markdown(data: Dict[str, Any]) -> str:
              f"Network: {data['network']}. Recipe (both, sb3-contrib's MaskablePPO defaults): "
              + ', '.join(f'{k} {v}' for k, v in data['recipe'].items()) + '.', '',
              '| framework | seed | untrained return | final return | best return | env steps to solved | forbidden actions (eval / training) '
-             '| wall s | env steps/s |', '|---|---|---|---|---|---|---|---|---|']
+             '| wall s | CPU s | env steps/s (wall) | load avg (1 min, before / after) |',
+             '|---|---|---|---|---|---|---|---|---|---|---|']
     for framework in FRAMEWORKS:
         runs = [r for r in data['runs'] if r['key'] == framework]
         for run in runs:
             s = summarise(run)
             lines.append(f"| {run['framework']} | {run['seed']} | {s['untrained_return']:.2f} | {s['final_return']:.2f} | {s['best_return']:.2f} | "
                          f"{_steps(s['steps_to_solved'], budget)} | {s['eval_invalid_actions']} / "
-                         f"{s['train_invalid_actions']} | {s['wall_s']:.1f} | {s['env_steps_per_s']:,.0f} |")
+                         f"{s['train_invalid_actions']} | {s['wall_s']:.1f} | {s['cpu_s']:.1f} | {s['env_steps_per_s']:,.0f} | "
+                         f"{_load(run)} |")
     lines += ['', 'Versions: ' + '; '.join(f"{r['framework']} {r['version']} (torch {r['torch']})"
                                            for r in _one_per_framework(data['runs'])) + '.']
     return '\n'.join(lines)
+
+
+def _load(run: Dict[str, Any]) -> str:
+    loads = run.get('load_avg_1min')
+    return ' / '.join(f'{x:.1f}' for x in loads) if loads else 'not recorded'
 
 
 def _one_per_framework(runs: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -176,8 +183,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     runs = []
     for seed in args.seeds:  # alternate the sides seed by seed, one at a time
         for key in args.frameworks:
+            load_before = os.getloadavg()[0]
             run = (run_ours if key == 'ours' else run_peer)(seed, args.max_env_step, args.threads)
-            run['key'] = key
+            run.update(key=key, load_avg_1min=[load_before, os.getloadavg()[0]])  # other jobs share the cores
             runs.append(run)
             s = summarise(run)
             print(f"{key} seed {seed}: final {s['final_return']:.2f} best {s['best_return']:.2f} "

@@ -89,16 +89,16 @@ def run_sb3c(seed: int, max_env_step: int, threads: int) -> dict:
         return int(action)
 
     curve, eval_s = [dict(env_step=0, **evaluate(act, seed, env_module))], 0.0  # untrained, outside the timed span
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while model.num_timesteps < max_env_step:
         model.learn(total_timesteps=r['n_steps'], reset_num_timesteps=False)  # one rollout, one update
         t = time.perf_counter()
         curve.append(dict(env_step=int(model.num_timesteps), **evaluate(act, seed, env_module)))
         eval_s += time.perf_counter() - t
-    wall_s = time.perf_counter() - start
+    wall_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu_start
     import sb3_contrib
     return dict(framework='sb3-contrib MaskablePPO', version=sb3_contrib.__version__, torch=torch.__version__,
-                seed=seed, curve=curve, wall_s=wall_s, eval_s=eval_s, env_steps=int(model.num_timesteps),
+                seed=seed, curve=curve, wall_s=wall_s, cpu_s=cpu_s, eval_s=eval_s, env_steps=int(model.num_timesteps),
                 n_params=n_params, invalid_actions_in_training=env_module.MaskedTargets.invalid_taken
                 - sum(c['invalid_actions'] for c in curve))
 
