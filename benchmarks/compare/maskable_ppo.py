@@ -133,7 +133,9 @@ def markdown(data: Dict[str, Any]) -> str:
     budget = data['max_env_step']
     lines = [f"Masking test env, {budget:,} env steps per run, seeds {', '.join(map(str, data['seeds']))}; "
              f"{data['eval_episodes']} greedy episodes after every rollout; solved at {data['solved']}. "
-             f"Network: {data['network']}. Recipe (both, sb3-contrib's MaskablePPO defaults): "
+             f"Network: {data['network']}; parameters: "
+             + ', '.join(f"{r['framework']} {r['n_params']:,}" for r in _one_per_framework(data['runs']))
+             + ". Recipe (both, sb3-contrib's MaskablePPO defaults): "
              + ', '.join(f'{k} {v}' for k, v in data['recipe'].items()) + '.', '',
              '| framework | seed | untrained return | final return | best return | env steps to solved | forbidden actions (eval / training) '
              '| wall s | CPU s | env steps/s (wall) | load avg (1 min, before / after) |',

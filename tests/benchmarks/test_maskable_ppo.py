@@ -53,7 +53,7 @@ def test_table_rows_say_not_reached_rather_than_a_number():
     table = maskable_ppo.markdown(small_results())
     assert '| ours framework | 1000 | 0.50 | 9.00 | 9.60 | 2,048 | 0 / 3 | 8.0 | 4.0 | 768 | 1.0 / 2.0 |' in table
     assert '| sb3c framework | 1000 | 2.00 | 9.00 | 9.00 | not reached in 6,144 | 2 / 3 |' in table
-    assert 'n_steps 2048' in table and '2 x 64' in table
+    assert 'n_steps 2048' in table and '2 x 64; parameters: ours framework 9,000, sb3c framework 9,000' in table
 
 
 def test_tuning_seeds_are_refused_before_anything_runs(monkeypatch, capsys):
