@@ -43,17 +43,6 @@ ENV_COMMON = dict(
 TOP_LEVEL = dict(exp_name='default_experiment', seed=0, reward_model=dict(), world_model=dict(), wandb_logger=dict())
 
 
-def class_defaults(cls: Any) -> Optional[EasyDict]:
-    """`cls.default_config()`, else a copy of a `cls.config` mapping, else None (declares nothing)."""
-    if cls is None:
-        return None
-    fn = getattr(cls, 'default_config', None)
-    if callable(fn):
-        return EasyDict(fn())
-    declared = getattr(cls, 'config', None)
-    return EasyDict(copy.deepcopy(schema.plain(declared))) if isinstance(declared, Mapping) else None
-
-
 def import_create_names(create_cfg: Mapping) -> None:
     """Import every module listed in `create_cfg.<section>.import_names` (they register types)."""
     for section in create_cfg.values():

@@ -18,8 +18,11 @@ the subclass does not read, so that setting it is refused like a misspelling.
 one line: `policy.learn.batch_size must be a positive int, got -1`. `compile_config` raises
 the first as `ConfigValueError` (a ValueError); the `ding` command prints it as one line.
 """
+import copy
 import math
 from typing import Any, Iterable, List, Mapping, Optional, Sequence
+
+from easydict import EasyDict
 
 _KINDS = ('int', 'real', 'bool', 'str', 'list', 'any')
 
@@ -159,11 +162,21 @@ def class_tree(cls: type) -> dict:
     return tree
 
 
+def class_defaults(cls: Any) -> Optional[EasyDict]:
+    """`cls.default_config()`, else a copy of a `cls.config` mapping, else None (declares nothing)."""
+    if cls is None:
+        return None
+    fn = getattr(cls, 'default_config', None)
+    if callable(fn):
+        return EasyDict(fn())
+    declared = getattr(cls, 'config', None)
+    return EasyDict(copy.deepcopy(plain(declared))) if isinstance(declared, Mapping) else None
+
+
 def declared(cls: Any) -> Optional[dict]:
     """The declarations of `cls`'s config keys: the shape and defaults of `cls.default_config()`
     (which may drop or add keys), typed by the markers of the `config` dicts up its MRO; None
     when the class declares no config."""
-    from ding.config.compile import class_defaults
     defaults = class_defaults(cls)
     if defaults is None:
         return None

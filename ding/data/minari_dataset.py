@@ -22,7 +22,7 @@ import numpy as np
 
 from ding.data.batch import Batch, as_batch
 from ding.data.offline_dataset import OfflineRLDataset
-from ding.data.offline_save import import_optional
+from ding.utils.optional_import import import_optional
 from ding.utils.registry import DATASET_REGISTRY
 
 

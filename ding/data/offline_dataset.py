@@ -21,7 +21,7 @@ import numpy as np
 
 from ding.data.batch import Batch
 from ding.data.dataset import BatchDataset
-from ding.data.offline_save import import_h5py
+from ding.utils.optional_import import import_h5py
 from ding.utils.registry import DATASET_REGISTRY
 
 

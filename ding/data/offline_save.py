@@ -24,6 +24,7 @@ import numpy as np
 
 from ding.data.batch import Batch, as_batch
 from ding.utils.fileio import atomic_write_with
+from ding.utils.optional_import import import_h5py
 
 DATA_TYPES = ('naive', 'hdf5', 'd4rl', 'minari')
 logger = logging.getLogger('ding.data')
@@ -31,20 +32,6 @@ logger = logging.getLogger('ding.data')
 # our column -> D4RL's key
 D4RL_KEYS = {'obs': 'observations', 'action': 'actions', 'reward': 'rewards', 'done': 'terminals',
              'truncated': 'timeouts', 'next_obs': 'next_observations'}
-
-
-def import_optional(module: str, purpose: str, extra: str, packages: str) -> Any:
-    """Import an optional dataset package, or say which extra installs it."""
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError as err:
-        raise ImportError(f'{purpose} needs {module}, which is not installed; install it with: '
-                          f'pip install "ding[{extra}]" (or pip install {packages})') from err
-
-
-def import_h5py(purpose: str) -> Any:
-    return import_optional('h5py', purpose, 'offline', 'h5py')
 
 
 def save_offline_data(data: Any, path: str, data_type: str = 'naive') -> str:

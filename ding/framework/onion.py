@@ -114,11 +114,15 @@ def locked(fn: Middleware, lock: Any) -> Middleware:
     return inherit_contract(_locked, fn)
 
 
+# The step a stage thread is processing in async mode (its backward stack, its lock and the
+# hand-on hook `task.wait_for` calls). The task writes it; it lives here, below the task, so
+# that `locked` can read the hook without importing the task.
+stage_local = threading.local()
+
+
 def _async_hand_on() -> Optional[Callable]:
-    """The async pipeline's hand-on hook for the middleware running in this thread (the one
-    `task.wait_for` calls, kept in the task's thread-local slot), or None outside a stage."""
-    from ding.framework.task import task
-    return getattr(getattr(task, '_local', None), 'before_wait', None)
+    """The async pipeline's hand-on hook for the middleware running in this thread, or None outside a stage."""
+    return getattr(stage_local, 'before_wait', None)
 
 
 def serial(*fns: Middleware) -> Middleware:

@@ -22,7 +22,8 @@ from ding.framework.context import Context
 from ding.framework.contract import has_contract, inherit_contract
 from ding.framework.events import EventBus
 from ding.framework.hand_steps import HandSteps
-from ding.framework.onion import BackwardStack, Middleware, locked, parallel, serial, start_middleware, void
+from ding.framework.onion import (BackwardStack, Middleware, locked, parallel, serial, stage_local, start_middleware,
+                                   void)
 from ding.framework.pipeline_table import custom_contract_names, pipeline_table, warn_wiring
 from ding.framework.roles import Role, match_labels
 from ding.framework.router import LocalRouter, Router
@@ -56,7 +57,7 @@ class Task:
         self._wrappers: list = []
         self._events = EventBus()
         self._lock = threading.RLock()  # shared by every `use(fn, lock=True)`
-        self._local = threading.local()  # the step a stage thread is processing (async mode)
+        self._local = stage_local  # the step a stage thread is processing (async mode; onion.py)
         self._pipeline: Optional[AsyncPipeline] = None  # while an async run runs
         self._sync_stack = BackwardStack()
         self._hand = HandSteps(self._events.release_waiters)

@@ -1,10 +1,12 @@
-"""mkdocs hook (mkdocs.yml `hooks:`): adds the generated pages to the site at build time.
-Nothing generated is committed; each page's generator reads the code or the results it documents."""
+"""mkdocs hook (mkdocs.yml `hooks:`): adds the generated pages to the site at build time, and fills
+the generated tables of hand-written pages (a marker line each). Nothing generated is committed;
+each generator reads the code or the results it documents."""
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import action_masking_table  # noqa: E402
 import atari_page  # noqa: E402
 import cli_reference  # noqa: E402
 import config_reference  # noqa: E402
@@ -36,3 +38,9 @@ def on_files(files, config, **kwargs):
             raise RuntimeError(f'docs/{src_uri} is generated at build time; remove the committed file')
         files.append(File.generated(config, src_uri, content=render()))
     return files
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    if page.file.src_uri == action_masking_table.PAGE:
+        return action_masking_table.fill(markdown)
+    return markdown

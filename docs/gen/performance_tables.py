@@ -68,8 +68,15 @@ def _atari_split(data: Dict[str, Any]) -> str:
     return split.markdown(data)
 
 
+def _maskable_ppo(data: Dict[str, Any]) -> str:
+    script = _load_benchmark_module(os.path.join(ROOT, 'benchmarks', 'compare', 'maskable_ppo.py'),
+                                    'benchmarks_maskable_ppo')
+    return script.markdown(data)
+
+
 SPECIAL: Dict[str, Callable[[Dict[str, Any]], str]] = {
-    'compare': _compare, 'compare_quick': _compare, 'sampling': _sampling, 'export_latency': _export_latency}
+    'compare': _compare, 'compare_quick': _compare, 'sampling': _sampling, 'export_latency': _export_latency,
+    'maskable_ppo': _maskable_ppo}
 
 
 def _scalars(data: Any, prefix: str = '') -> Iterator[Tuple[str, Any]]:
@@ -128,7 +135,8 @@ def render() -> str:
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             data = json.load(f)
-        script = next((s for s in (f'benchmarks/{name}.py', f'benchmarks/{name.split("_")[0]}/run.py',
+        script = next((s for s in (f'benchmarks/{name}.py', f'benchmarks/compare/{name}.py',
+                                   f'benchmarks/{name.split("_")[0]}/run.py',
                                    'benchmarks/throughput/atari_split.py' if name.startswith('atari_split') else '')
                        if os.path.exists(os.path.join(ROOT, s))), None)
         source = f'`{os.path.relpath(path, ROOT)}`' + (f', written by `{script}`' if script else '')

@@ -91,8 +91,7 @@ class Buffer:
     # --- DI-engine's extras: views, copies, torch Dataset ---------------------------------
     def view(self) -> 'Buffer':
         """A buffer over the same stored items with a middleware chain of its own, empty at
-        first (`ding/data/buffer/buffer_view.py`)."""
-        from ding.data.buffer.buffer_view import BufferView
+        first (`BufferView`, below)."""
         return BufferView(self)
 
     def __copy__(self) -> 'Buffer':
@@ -146,3 +145,51 @@ class Buffer:
 
     def load_data(self, path: str) -> None:
         raise NotImplementedError
+
+
+# DI-engine's `buffer.view()`: a second buffer over the same stored items. It shares the storage
+# (and the lock guarding it) but has a middleware chain of its own, empty at first, e.g. a second
+# sampler restricted to the newest items by `sample_range_view`.
+class BufferView(Buffer):
+    """Every stored-data call goes to the base buffer's own (middleware-free) implementation."""
+
+    def __init__(self, base: Buffer) -> None:
+        self._base = base
+        super().__init__(base.size)
+        self.lock = base.lock  # one storage, one lock
+
+    def _push(self, *args: Any, **kwargs: Any) -> Any:
+        return self._base._push(*args, **kwargs)
+
+    def _sample(self, *args: Any, **kwargs: Any) -> Any:  # DI-engine's middleware may pass them positionally
+        return self._base._sample(*args, **kwargs)
+
+    def _update(self, *args: Any, **kwargs: Any) -> Any:
+        return self._base._update(*args, **kwargs)
+
+    def _delete(self, *args: Any, **kwargs: Any) -> Any:
+        return self._base._delete(*args, **kwargs)
+
+    def _clear(self) -> None:
+        return self._base._clear()
+
+    def count(self) -> int:
+        return self._base.count()
+
+    def get(self, i: int) -> Any:
+        return self._base.get(i)
+
+    def save_data(self, path: str) -> None:
+        self._base.save_data(path)
+
+    def load_data(self, path: str) -> None:
+        self._base.load_data(path)
+
+    def __getattr__(self, name: str) -> Any:
+        # storage internals that middleware reads (slots_of, ids_at, rng, ...) are the base's
+        if name.startswith('__') or name == '_base':
+            raise AttributeError(name)
+        return getattr(self._base, name)
+
+    def __repr__(self) -> str:
+        return f'BufferView({self._base!r})'

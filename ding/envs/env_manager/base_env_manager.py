@@ -21,7 +21,8 @@ import numpy as np
 from ding.envs.base_env import BaseEnv
 from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.action_check import make_action_splitter
-from ding.envs.env_manager.env_faults import DROPPED, FailStreaks, describe, restart_serial_env, step_each
+from ding.envs.env_manager.env_faults import (DROPPED, FailStreaks, describe, make_env, restart_serial_env,
+                                             step_each)
 from ding.envs.env_manager.env_frames import render_frame
 from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
 from ding.envs.env_manager import nonfinite
@@ -426,13 +427,6 @@ class BaseEnvManagerV2(TimestepAdapter):
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         """Continue exactly where `state_dict()` was taken (a closed manager is launched)."""
         snapshot.load_serial_state_dict(self, state)
-
-
-def make_env(fn: Callable[[], Any]) -> BaseEnv:
-    """The env `fn` makes, wrapped as a ding env when it is a gymnasium / gym one."""
-    from ding.envs.ding_env_wrapper import DingEnvWrapper
-    env = fn()
-    return env if isinstance(env, BaseEnv) else DingEnvWrapper(env)
 
 
 def _flat_rewards(reward: np.ndarray, env_num: int) -> np.ndarray:

@@ -16,9 +16,11 @@ must behave alike, in a collector and in an evaluator:
 import logging
 import time
 import traceback
-from typing import Any, Iterable, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
+
+from ding.envs.base_env import BaseEnv
 
 logger = logging.getLogger('ding.envs.faults')
 
@@ -120,11 +122,18 @@ def step_each(manager: Any, acts: Sequence[Any], stepped: list, error: Optional[
     return obs, rew, term, trunc, infos
 
 
+def make_env(fn: Callable[[], Any]) -> BaseEnv:
+    """The env `fn` makes, wrapped as a ding env when it is a gymnasium / gym one (a serial
+    manager builds its envs with it at launch, and again when one is restarted)."""
+    from ding.envs.ding_env_wrapper import DingEnvWrapper  # it imports env managers
+    env = fn()
+    return env if isinstance(env, BaseEnv) else DingEnvWrapper(env)
+
+
 def restart_serial_env(manager: Any, env_id: int, text: str) -> None:
     """Rebuild env `env_id` of a serial manager from its env_fn, seeded as at the start of the
     run, and reset it; its reset obs waits in `manager._restarted_obs`. A rebuild that fails
     is one more failure in a row."""
-    from ding.envs.env_manager.base_env_manager import make_env  # a cycle at import time
     while True:
         manager._streaks.failed([env_id], text, manager.worker_restarts + 1, 'it from its env_fn')
         manager.worker_restarts += 1

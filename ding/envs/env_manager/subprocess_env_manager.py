@@ -19,7 +19,7 @@ import os
 import pickle
 import sys
 import weakref
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import cloudpickle
 import numpy as np
@@ -28,6 +28,7 @@ from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
 from ding.envs.env_manager.shared_arrays import SharedArrays
 from ding.envs.env_manager.shared_obs import copy_row, obs_arrays, obs_shape_of
+from ding.envs.env_manager.step_batch import EnvTimestep
 from ding.envs.env_manager.subprocess_layout import LaunchResources, RemoteEnv, action_kind, array_spec
 from ding.envs.env_manager.subprocess_worker import STEP, STEP_PICKLED, EnvWorker
 from ding.envs.env_manager.worker_pool import WorkerFailure, WorkerHandle, decode, gather
@@ -316,10 +317,18 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         return [h.process.pid for h in self._handles if h.process is not None]
 
 
-def __getattr__(name: str) -> Any:
-    """DI-engine's import path of its V1 managers (`from ...subprocess_env_manager import
-    SyncSubprocessEnvManager`); they live in subprocess_v1.py, which imports this module."""
-    if name in ('SyncSubprocessEnvManager', 'AsyncSubprocessEnvManager'):
-        from ding.envs.env_manager import subprocess_v1
-        return getattr(subprocess_v1, name)
-    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+# DI-engine's V1 managers: `SubprocessEnvManagerV2` (each env in a worker process) with V1's
+# `step`: `step({env_id: action})` steps those envs and returns `{env_id: timestep}`, as
+# `BaseEnvManager` does over `BaseEnvManagerV2`. Config type names stay ours ('subprocess' is the
+# V2 manager that pipelines build); these classes are for code that names them.
+class SyncSubprocessEnvManager(SubprocessEnvManagerV2):
+    """Steps every env named in `step`'s actions together and returns when all have answered."""
+
+    def step(self, actions: Union[Mapping[int, Any], Sequence[Any]]) -> Dict[int, EnvTimestep]:
+        return {ts.env_id: ts for ts in super().step(actions)}
+
+
+class AsyncSubprocessEnvManager(SyncSubprocessEnvManager):
+    """DI-engine's asynchronous variant returns the timesteps of whichever envs answer first
+    (at least one). This one waits for every env it stepped, one of the outcomes DI-engine's
+    allows, so code written for it (which handles any subset) runs unchanged."""
