@@ -22,13 +22,19 @@ def in_tmp(tmp_path, monkeypatch):
 
 
 def test_list_shows_every_tuned_pair_with_threshold_and_budget(capsys):
+    from ding.entry.catalog import tuned_configs
     assert main(['list']) == 0
     out = capsys.readouterr().out
-    assert 'algorithms: a2c, c51, ddpg, dqn, fqf, iqn, pg, ppo, qrdqn, rainbow, sac, td3' in out
-    assert 'envs:       CartPole-v0, CartPole-v1, LunarLander-v3, Pendulum-v1' in out
-    assert '  dqn     CartPole-v1            475   100,000  ' in out
-    assert '  sac     Pendulum-v1           -250    20,000  sac_pendulum-v1.yaml\n' in out
-    assert '  rainbow CartPole-v0            195   100,000  rainbow_cartpole-v0.yaml\n' in out
+    table = tuned_configs()
+    assert f'algorithms: {", ".join(sorted({t.algo for t in table}))}\n' in out
+    assert f'envs:       {", ".join(sorted({t.env for t in table}))}\n' in out
+    rows = [line.split() for line in out.splitlines() if line.endswith('.yaml')]
+    assert len(rows) == len(table)  # one row per tuned file
+    assert ['dqn', 'CartPole-v1', '475', '100,000', 'dqn_cartpole-v1.yaml'] in rows
+    assert ['sac', 'Pendulum-v1', '-250', '20,000', 'sac_pendulum-v1.yaml'] in rows
+    assert ['rainbow', 'CartPole-v0', '195', '100,000', 'rainbow_cartpole-v0.yaml'] in rows
+    widths = {line.index(' CartPole-') for line in out.splitlines() if ' CartPole-' in line and line.endswith('.yaml')}
+    assert len(widths) == 1  # the algo column fits the longest name
 
 
 @pytest.mark.parametrize('name', ['dqn_cartpole-v0.yaml', 'dqn_cartpole-v0'])
