@@ -48,9 +48,11 @@ def test_train_file_may_be_a_name_from_the_listing(in_tmp, name):
 
 @pytest.mark.parametrize('args, message', [
     (['--algo', 'dqnn', '--env', 'CartPole-v1'],
-     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, c51, ddpg, dqn, fqf, iqn, pg, ppo, qrdqn, rainbow, sac, td3"),
+     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, c51, d4pg, ddpg, discrete_sac, dqn, fqf, "
+     "impala, iqn, pdqn, pg, ppg_offpolicy, ppo, ppo_offpolicy, qrdqn, r2d2, rainbow, sac, sql, td3"),
     (['--algo', 'dqn', '--env', 'Pendulum-v1'],
-     "unknown env for dqn 'Pendulum-v1'; valid choices: CartPole-v0, CartPole-v1"),
+     "unknown env for dqn 'Pendulum-v1'; valid choices: BreakoutNoFrameskip-v4, CartPole-v0, CartPole-v1, "
+     "PongNoFrameskip-v4"),
     (DQN_V1 + ['--config', '{"policy": {"learn": {"learning_rte": 0.1}}}'], 'cfg.policy.learn.learning_rte'),
 ])
 def test_user_mistakes_exit_2_naming_the_valid_choices(in_tmp, capsys, args, message):

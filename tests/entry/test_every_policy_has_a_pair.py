@@ -48,3 +48,13 @@ def test_every_shipped_policy_has_a_tuned_pair(policy_type):
 def test_every_pair_names_a_shipped_policy():
     unknown = sorted(paired_algos() - set(shipped_policy_types()))
     assert not unknown, f'tuned pairs of algorithms no policy registers: {unknown}'
+
+
+@pytest.mark.parametrize('tuned', tuned_configs(), ids=lambda t: f'{t.algo}-{t.env}')
+def test_every_pair_compiles_to_its_algo_env_and_stop_value(tuned):
+    """`ding train` stops at the env's stop value: it must be the listed threshold, on the listed env."""
+    from ding.config import compile_config
+    main, create = tuned.load()
+    cfg = compile_config(main, create_cfg=create, auto=True, seed=0, save_cfg=False)
+    assert (cfg.policy.type, cfg.env.env_id) == (tuned.algo, tuned.env)
+    assert cfg.env.stop_value == tuned.threshold
