@@ -13,8 +13,9 @@ from ding.utils.registry import POLICY_REGISTRY
 
 # No pair yet; each needs what its comment says.
 NOT_YET_PAIRED = {
-    # offline family: `ding list` has no offline rows yet (a pair needs a dataset from `ding collect`)
-    'bc', 'bcq', 'cql', 'discrete_cql', 'dt', 'edac', 'iql', 'td3_bc',
+    # offline family, not yet tuned on a `ding collect` dataset: CQL's penalty evaluates 30 sampled actions per
+    # state (~80 ms an update here); DT needs episodes of returns-to-go (dizoo has it on LunarLander only)
+    'bcq', 'cql', 'discrete_cql', 'dt',
     # imitation: a pair needs expert demonstrations (a dataset, as the offline family)
     'sqil', 'sqil_sac',
     # multi-agent: pairs on PettingZoo MPE
@@ -32,7 +33,7 @@ def paired_algos():
 
 def test_the_registry_lists_the_policies_we_ship():
     shipped = shipped_policy_types()
-    assert {'dqn', 'ppo', 'sac', 'r2d2', 'impala', 'pdqn', 'cql', 'mappo'} <= set(shipped)
+    assert {'dqn', 'ppo', 'sac', 'r2d2', 'impala', 'pdqn', 'iql', 'cql', 'mappo'} <= set(shipped)
     assert NOT_YET_PAIRED <= set(shipped), sorted(NOT_YET_PAIRED - set(shipped))
 
 
