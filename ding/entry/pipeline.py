@@ -122,8 +122,9 @@ def _views(replay: Any) -> list:
 
 def learner_buffers(cfg: Any, buffer_: Any) -> Any:
     """What OffPolicyLearner samples: the buffer, or with `replay_buffer.multi_buffer` (PPG) a
-    dict of views of it, one per phase (`policy`, `value`), each seeing its newest
-    `replay_buffer_size` items, each item sampled at most `max_use` times (as DI-engine's
+    dict of views of it, one per phase (`policy`, `value`), each sampling the last
+    `replay_buffer_size` slots of the storage (its newest items once the buffer is full; before,
+    what has reached those slots), each item at most `max_use` times (as DI-engine's
     ppg_offpolicy.py builds them)."""
     from ding.data.buffer.middleware import sample_range_view, use_time_check
     replay = cfg.policy.other.replay_buffer
