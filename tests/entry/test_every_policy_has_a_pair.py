@@ -13,9 +13,9 @@ from ding.utils.registry import POLICY_REGISTRY
 
 # No pair yet; each needs what its comment says.
 NOT_YET_PAIRED = {
-    # offline family, not yet tuned on a `ding collect` dataset: CQL's penalty evaluates 30 sampled actions per
-    # state (~80 ms an update here); DT needs episodes of returns-to-go (dizoo has it on LunarLander only)
-    'bcq', 'cql', 'discrete_cql', 'dt',
+    # offline family, not yet tuned on a `ding collect` dataset: DT trains on episodes of returns-to-go
+    # (dizoo has its config on LunarLander only)
+    'discrete_cql', 'dt',
     # imitation: a pair needs expert demonstrations (a dataset, as the offline family)
     'sqil', 'sqil_sac',
     # multi-agent: pairs on PettingZoo MPE
