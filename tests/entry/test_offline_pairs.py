@@ -40,5 +40,6 @@ def test_offline_pair_sets_the_stop_value_and_the_update_budget():
     assert main_cfg.env.stop_value == -400 and main_cfg.policy.learn.alpha == 10.0
     assert info['threshold'] == -400 and info['budget_train_iter'] == 7000
     assert info['source'].endswith('td3_bc_pendulum-v1.yaml')
-    _, _, dizoo_only = offline_config('cql', 'Pendulum-v1')  # no tuned pair: the dizoo config, no budget
-    assert dizoo_only == {'source': 'dizoo.classic_control.pendulum.config.pendulum_cql_config'}
+    _, create, dizoo_only = offline_config('cql', 'CartPole-v0')  # no tuned pair: the dizoo config, no budget
+    assert dizoo_only == {'source': 'dizoo.classic_control.cartpole.config.cartpole_cql_config'}
+    assert create.policy.type == 'discrete_cql'
