@@ -59,9 +59,12 @@ def test_every_pair_names_a_shipped_policy():
 
 @pytest.mark.parametrize('tuned', tuned_configs(), ids=lambda t: f'{t.algo}-{t.env}')
 def test_every_pair_compiles_to_its_algo_env_and_stop_value(tuned):
-    """`ding train` stops at the env's stop value: it must be the listed threshold, on the listed env."""
+    """`ding train` stops at the env's stop value: it must be the listed threshold, on the listed env,
+    with the listed algorithm's policy (DI-engine's `multi_agent=True` makes type 'ppo' MAPPO)."""
     from ding.config import compile_config
     main, create = tuned.load()
     cfg = compile_config(main, create_cfg=create, auto=True, seed=0, save_cfg=False)
-    assert (cfg.policy.type, cfg.env.env_id) == (tuned.algo, tuned.env)
+    cls = POLICY_REGISTRY.lookup(cfg.policy.type)
+    built = cls.variant_for(cfg.policy) if hasattr(cls, 'variant_for') else cls
+    assert (built, cfg.env.env_id) == (POLICY_REGISTRY.lookup(tuned.algo), tuned.env)
     assert cfg.env.stop_value == tuned.threshold
