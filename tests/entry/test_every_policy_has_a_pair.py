@@ -21,7 +21,7 @@ NOT_YET_PAIRED = {
     # imitation: a pair needs expert demonstrations (a dataset, as the offline family)
     'sqil', 'sqil_sac',
     # multi-agent: pairs on PettingZoo MPE
-    'masac', 'qmix', 'vdn',
+    'qmix', 'vdn',
 }
 
 
