@@ -18,10 +18,9 @@ NOT_YET_PAIRED = {
     # 1000, batch 256 at lr 5e-4 was worse (seeds 1-2: under 65). dt trains on episodes of returns-to-go
     # (dizoo has its config on LunarLander only).
     'discrete_cql', 'dt',
-    # imitation: a pair needs expert demonstrations (a dataset, as the offline family)
+    # imitation: SQIL learns online from two buffers (expert demonstrations and its own transitions), a
+    # pipeline `ding train` does not build yet; a pair also needs the demonstrations' recipe (as offline pairs)
     'sqil', 'sqil_sac',
-    # multi-agent: pairs on PettingZoo MPE
-    'vdn',
 }
 
 
