@@ -48,7 +48,7 @@ class RLAgent:
         from ding.utils import set_pkg_seed
         if env_id is None:
             raise ValueError(f'{type(self).__name__} needs env_id (see `ding list` for the tuned pairs)')
-        tuned = find_tuned(self.algo, env_id)
+        tuned = find_tuned(self.algo, env_id, offline=False)  # an agent trains online
         main, create = tuned.load()
         if cfg is not None:  # a full main_config or just the keys to change
             main = EasyDict(deep_merge(main, copy.deepcopy(dict(cfg))))

@@ -5,6 +5,10 @@ reaches and the env-step budget it needs.
 A tuned file names a dizoo config module (`base_config`, holding `main_config` and
 `create_config`) and the `overrides` applied on top; `-f FILE.py` may instead give a
 DI-engine config file directly.
+
+An offline pair (`ding train ... --dataset PATH`) has `budget_train_iter` (updates) in place of
+`budget_env_steps`, and a `dataset` recipe: the tuned file of the expert run, and the
+`ding collect` episodes and eps that make the dataset it reaches its threshold on.
 """
 import copy
 import difflib
@@ -18,8 +22,10 @@ from easydict import EasyDict
 from ding.utils.dicts import deep_merge
 
 CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'config', 'tuned')
-_REQUIRED = ('algo', 'env', 'threshold', 'budget_env_steps', 'base_config')
-_OPTIONAL = ('overrides', 'search_space')
+_REQUIRED = ('algo', 'env', 'threshold', 'base_config')
+_BUDGETS = ('budget_env_steps', 'budget_train_iter')  # exactly one: online env steps, or offline updates
+_OPTIONAL = ('overrides', 'search_space', 'dataset')
+_DATASET_KEYS = ('expert', 'episodes', 'eps')
 
 
 class ChoiceError(ValueError):
@@ -43,6 +49,12 @@ class TunedConfig:
     path: Optional[str] = None
     note: str = ''
     search_space: Optional[Dict[str, Any]] = None  # `ding tune`'s (ding/entry/tune_space.py); None: the algo's default
+    budget_train_iter: Optional[int] = None  # offline pairs: updates (budget_env_steps is then 0)
+    dataset: Optional[Dict[str, Any]] = None  # offline pairs: {expert: TUNED.yaml, episodes: N, eps: E}
+
+    @property
+    def offline(self) -> bool:
+        return self.budget_train_iter is not None
 
     def load(self) -> Tuple[EasyDict, EasyDict]:
         """(main_config, create_config): the base module's pair with the overrides applied."""
@@ -59,13 +71,24 @@ def read_tuned(path: str) -> TunedConfig:
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ValueError(f'{path}: a tuned config needs the keys {list(_REQUIRED)}; missing {missing}')
-    unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
+    unknown = sorted(set(data) - set(_REQUIRED) - set(_BUDGETS) - set(_OPTIONAL))
     if unknown:
-        raise ValueError(f'{path}: unknown keys {unknown}; valid: {list(_REQUIRED) + list(_OPTIONAL)}')
+        raise ValueError(f'{path}: unknown keys {unknown}; valid: {list(_REQUIRED) + list(_BUDGETS) + list(_OPTIONAL)}')
+    budgets = [k for k in _BUDGETS if k in data]
+    if len(budgets) != 1:
+        raise ValueError(f'{path}: a tuned config needs exactly one of {list(_BUDGETS)} (env steps online, updates '
+                         f'offline); has {budgets}')
+    offline = budgets[0] == 'budget_train_iter'
+    dataset = data.get('dataset')
+    if offline != (dataset is not None):
+        raise ValueError(f'{path}: an offline pair (budget_train_iter) needs a `dataset` recipe, and only it has one')
+    if dataset is not None and sorted(dataset) != sorted(_DATASET_KEYS):
+        raise ValueError(f'{path}: dataset needs exactly the keys {list(_DATASET_KEYS)}; has {sorted(dataset)}')
     note = text.splitlines()[0].lstrip('# ').strip() if text.startswith('#') else ''
     return TunedConfig(str(data['algo']).lower(), str(data['env']), float(data['threshold']),
-                       int(data['budget_env_steps']), str(data['base_config']), data.get('overrides') or {},
-                       os.path.abspath(path), note, data.get('search_space'))
+                       0 if offline else int(data['budget_env_steps']), str(data['base_config']),
+                       data.get('overrides') or {}, os.path.abspath(path), note, data.get('search_space'),
+                       int(data['budget_train_iter']) if offline else None, dataset)
 
 
 def tuned_configs(config_dir: str = CONFIG_DIR) -> List[TunedConfig]:
@@ -83,9 +106,10 @@ def envs() -> List[str]:
     return sorted({t.env for t in tuned_configs()})
 
 
-def find_tuned(algo: str, env: str) -> TunedConfig:
-    """The tuned config of (algo, env); unknown names raise ChoiceError listing the valid ones."""
-    table = tuned_configs()
+def find_tuned(algo: str, env: str, offline: Optional[bool] = None) -> TunedConfig:
+    """The tuned config of (algo, env) (only online or offline pairs when `offline` says which);
+    unknown names raise ChoiceError listing the valid ones."""
+    table = [t for t in tuned_configs() if offline is None or t.offline == offline]
     algo = algo.lower()
     if algo not in {t.algo for t in table}:
         raise choice_error('algorithm', algo, sorted({t.algo for t in table}))

@@ -4,6 +4,8 @@
 The pipeline follows from the policy's config, as the dizoo entries write it by hand:
   offpolicy  evaluator -> [eps_greedy] -> StepCollector(random warm-up) -> [nstep] ->
              data_pusher -> OffPolicyLearner   (prioritized replay when policy.priority)
+  gae_replay evaluator -> StepCollector -> gae_estimator(into the buffer) -> OffPolicyLearner
+             (PPOOffPolicy, PPGOffPolicy: PPG's two phases sample two views of one buffer)
   onpolicy   evaluator -> StepCollector -> gae_estimator -> multistep_trainer
   episode    evaluator -> EpisodeCollector -> montecarlo_return_estimator -> trainer (PG)
 and around it: [StopOnSignals (the CLI's Ctrl-C)], RunStateSaver (first, for exact resume),
@@ -21,7 +23,10 @@ from ding.entry.interrupt import StopOnSignals
 from ding.utils.run_dir import RunDir
 
 logger = logging.getLogger('ding.entry')
-PIPELINE_KINDS = ('offpolicy', 'onpolicy', 'episode')
+PIPELINE_KINDS = ('offpolicy', 'gae_replay', 'onpolicy', 'episode')
+# Policies that replay transitions whose advantages GAE computed at collection (DI-engine's
+# ppo_offpolicy.py and ppg_offpolicy.py examples): their config cannot tell, their type can.
+GAE_REPLAY_POLICIES = ('ppo_offpolicy', 'ppg_offpolicy')
 
 
 @dataclass
@@ -54,6 +59,8 @@ class RunParts:
 
 
 def pipeline_kind(cfg: Any) -> str:
+    if cfg.policy.get('type') in GAE_REPLAY_POLICIES:
+        return 'gae_replay'
     if not cfg.policy.get('on_policy', False):
         return 'offpolicy'
     if cfg.policy.collect.get('n_episode') and not cfg.policy.collect.get('n_sample'):
@@ -81,7 +88,7 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
     if policy is None:
         policy = make_policy(cfg)
-    buffer_ = make_replay_buffer(cfg) if (kind or pipeline_kind(cfg)) == 'offpolicy' else None
+    buffer_ = make_replay_buffer(cfg) if (kind or pipeline_kind(cfg)) in ('offpolicy', 'gae_replay') else None
     return RunParts(policy, buffer_, collector_env, evaluator_env)
 
 
@@ -89,6 +96,8 @@ def make_replay_buffer(cfg: Any) -> Any:
     """The off-policy replay buffer of `cfg`, prioritized when the policy asks for it."""
     from ding.utils.registry import BUFFER_REGISTRY
     replay = cfg.policy.other.replay_buffer  # `type`: 'deque' (DI-engine's 'naive'), 'frame' (pixel replay), ...
+    if replay.get('multi_buffer'):  # one storage the size of the largest view (learner_buffers)
+        return BUFFER_REGISTRY.lookup('deque')(size=max(replay[name].replay_buffer_size for name in _views(replay)))
     buffer_ = BUFFER_REGISTRY.lookup(replay.get('type') or 'deque')(size=replay.replay_buffer_size)
     if cfg.policy.get('priority', False):
         buffer_.use(prioritized_replay(buffer_, cfg))
@@ -107,6 +116,30 @@ def prioritized_replay(buffer_: Any, cfg: Any) -> Any:
                                     IS_weight_anneal_train_iter=replay.get('anneal_step', int(1e5)))
 
 
+def _views(replay: Any) -> list:
+    return [name for name, value in replay.items() if isinstance(value, dict) and 'replay_buffer_size' in value]
+
+
+def learner_buffers(cfg: Any, buffer_: Any) -> Any:
+    """What OffPolicyLearner samples: the buffer, or with `replay_buffer.multi_buffer` (PPG) a
+    dict of views of it, one per phase (`policy`, `value`), each sampling the last
+    `replay_buffer_size` slots of the storage (its newest items once the buffer is full; before,
+    what has reached those slots), each item at most `max_use` times (as DI-engine's
+    ppg_offpolicy.py builds them)."""
+    from ding.data.buffer.middleware import sample_range_view, use_time_check
+    replay = cfg.policy.other.replay_buffer
+    if not replay.get('multi_buffer'):
+        return buffer_
+    views = {}
+    for name in _views(replay):
+        view = buffer_.view()
+        view.use(use_time_check(view, max_use=replay[name].get('max_use', float('inf'))))
+        if replay[name].replay_buffer_size < buffer_.size:
+            view.use(sample_range_view(view, start=-replay[name].replay_buffer_size))
+        views[name] = view
+    return views
+
+
 def _random_collect_size(cfg: Any) -> int:
     return int(cfg.policy.get('random_collect_size', 0) or 0)
 
@@ -116,7 +149,7 @@ def _make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
     collect_mode = parts.policy.collect_mode
     if kind == 'offpolicy':
         return mw.StepCollector(cfg, collect_mode, parts.collector_env, random_collect_size=_random_collect_size(cfg))
-    if kind == 'onpolicy':
+    if kind in ('onpolicy', 'gae_replay'):
         return mw.StepCollector(cfg, collect_mode, parts.collector_env)
     if kind == 'episode':
         return mw.EpisodeCollector(cfg, collect_mode, parts.collector_env)
@@ -136,6 +169,10 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, collec
             task.use(nstep)
         task.use(mw.data_pusher(cfg, parts.buffer))
         task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
+    elif kind == 'gae_replay':
+        task.use(collector)
+        task.use(mw.gae_estimator(cfg, policy.collect_mode, parts.buffer))
+        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, learner_buffers(cfg, parts.buffer)))
     elif kind == 'onpolicy':
         task.use(collector)
         task.use(mw.gae_estimator(cfg, policy.collect_mode))

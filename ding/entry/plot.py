@@ -74,11 +74,18 @@ def group_name(run_dir: str) -> str:
     return re.sub(r'[_-]?seed\d+', '', name) or name
 
 
+def is_offline(run_dir: str) -> bool:
+    """An offline run (run.json says so) takes no env steps: its curve is against updates."""
+    rd = RunDir(run_dir)
+    return os.path.isfile(rd.run_json) and bool(rd.read_meta().get('offline', False))
+
+
 def eval_curve(run_dir: str) -> Tuple[np.ndarray, np.ndarray]:
     rows = [r for r in read_rows(RunDir(run_dir).result_json) if r.get('eval_return_mean') is not None]
     if not rows:
         raise FileNotFoundError(f'{run_dir}: no evaluations in {RunDir(run_dir).result_json}')
-    return (np.array([r['env_step'] for r in rows], dtype=np.float64),
+    x = 'train_iter' if is_offline(run_dir) else 'env_step'
+    return (np.array([r[x] for r in rows], dtype=np.float64),
             np.array([r['eval_return_mean'] for r in rows], dtype=np.float64))
 
 
@@ -102,6 +109,11 @@ def combine(curves: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np
 def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
     """Write the figure; returns {group: number of runs}."""
     fmt = image_format(output)
+    offline = {is_offline(d) for d in run_dirs}
+    if len(offline) > 1:
+        raise UsageError('ding plot: these runs mix online runs (against env steps) and offline runs (against '
+                         'updates); plot each kind on its own')
+    x_label = 'updates' if offline == {True} else 'env steps'
     plt = _pyplot()
     groups = group_curves(run_dirs)
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
@@ -111,9 +123,9 @@ def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
         line, = ax.plot(steps, mean, label=label, linewidth=2)
         if len(curves) > 1:
             ax.fill_between(steps, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
-    ax.set_xlabel('env steps')
+    ax.set_xlabel(x_label)
     ax.set_ylabel('evaluation return (mean over episodes)')
-    ax.set_title(title or 'evaluation return vs env steps (line: mean over seeds, band: min-max)')
+    ax.set_title(title or f'evaluation return vs {x_label} (line: mean over seeds, band: min-max)')
     ax.grid(alpha=0.3)
     ax.legend(loc='best')
     fig.tight_layout()

@@ -1,7 +1,7 @@
 """`serial_pipeline_offline`: DI-engine's offline entry, and `ding -m serial_offline -c CONFIG`.
 
 The pipeline (sync mode, an `OfflineRLContext`):
-  OfflineRunStateSaver -> interaction_evaluator -> offline_data_fetcher -> trainer ->
+  OfflineRunStateSaver -> offline_progress -> interaction_evaluator -> offline_data_fetcher -> trainer ->
   offline_logger -> CkptSaver -> termination (train_epoch epochs / max_train_iter)
 The dataset is `create_dataset(cfg)` (`cfg.policy.collect.data_type` / `data_path`); the run
 ends at the evaluator's `env.stop_value`, after `cfg.policy.learn.train_epoch` epochs over the
@@ -109,6 +109,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
 
     from ding.config import compile_config
     from ding.data import create_dataset
+    from ding.entry.offline_progress import offline_progress
     from ding.entry.pipeline import make_env_manager
     from ding.framework import ding_init, task
     from ding.framework import middleware as mw
@@ -154,6 +155,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     try:
         with task.start(async_mode=False, ctx=OfflineRLContext()):
             task.use(saver)
+            task.use(offline_progress(cfg.exp_name))  # progress.csv, result.json (`ding plot`)
             task.use(mw.interaction_evaluator(cfg, eval_mode, evaluator_env))
             task.use(fetcher)
             task.use(mw.trainer(cfg, policy.learn_mode))

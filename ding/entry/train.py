@@ -34,8 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--max-env-step', type=positive_int, default=None,
                         help='env-step budget (default: the tuned one)')
     parser.add_argument('--dataset', default=None, help='a dataset file: train offline on it (ding.entry.train_offline)')
-    parser.add_argument('--max-train-iter', type=positive_int, default=int(1e10),
-                        help='offline runs: update budget (default: the config\'s train_epoch epochs)')
+    parser.add_argument('--max-train-iter', type=positive_int, default=None,
+                        help='offline runs: update budget (default: the tuned pair\'s, else the config\'s train_epoch '
+                        'epochs)')
     parser.add_argument('--checkpoint-freq', type=positive_int, default=10000,
                         help='env steps between resume checkpoints')
     parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
@@ -76,8 +77,18 @@ def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str])
         if not algo or not env:
             raise UsageError('give --algo and --env (see `ding list`), or -f CONFIG')
         tuned = find_tuned(algo, env)
+    if tuned.offline:
+        raise UsageError(offline_hint(tuned))
     main, create = tuned.load()
     return main, create, _tuned_info(tuned)
+
+
+def offline_hint(tuned: TunedConfig) -> str:
+    """How to run an offline pair: its dataset comes from a run of the expert pair."""
+    recipe = tuned.dataset
+    return (f'{tuned.algo} on {tuned.env} trains offline: give --dataset PATH. Its tuned dataset: '
+            f'`ding train -f {recipe["expert"]} --exp-name expert`, then `ding collect expert --episodes '
+            f'{recipe["episodes"]} --eps {recipe["eps"]} --out data.hdf5`')
 
 
 def _tuned_name_to_path(path: str) -> str:

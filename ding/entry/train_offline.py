@@ -1,6 +1,7 @@
 """`ding train --algo cql --env Pendulum-v1 --dataset PATH [--max-train-iter N]`: an offline run
-on a dataset file, through `serial_pipeline_offline` with the dizoo offline config of
-(algo, env) and `policy.collect.data_path` set to PATH (its type from the path: a directory is
+on a dataset file, through `serial_pipeline_offline` with the offline tuned pair of (algo, env)
+(`ding list`: its threshold is the stop value, its budget the default --max-train-iter), else the
+dizoo offline config of (algo, env), and `policy.collect.data_path` set to PATH (its type from the path: a directory is
 a Minari dataset, `.pkl` naive, else hdf5, whose reader also recognises D4RL's layout). `--config` overrides,
 `--seed` and `--exp-name` work as for online runs; checkpoints go to the run directory, and
 `run.json` records the run (with the dataset's size and sha256) for `ding resume RUN_DIR`.
@@ -24,13 +25,25 @@ OFFLINE_CONFIGS: Dict[Tuple[str, str], str] = {
 }
 
 
-def offline_config(algo: str, env: str) -> Tuple[Any, Any]:
+def offline_pairs() -> Dict[Tuple[str, str], Any]:
+    """(algo, env) -> the offline tuned pair (ding/config/tuned, `ding list`)."""
+    from ding.entry.catalog import tuned_configs
+    return {(t.algo, t.env): t for t in tuned_configs() if t.offline}
+
+
+def offline_config(algo: str, env: str) -> Tuple[Any, Any, Dict[str, Any]]:
+    """(main, create, info): the tuned pair's (info: its threshold and update budget), else the dizoo config's."""
+    tuned = offline_pairs().get((algo, env))
+    if tuned is not None:
+        main, create = tuned.load()
+        return main, create, {'source': tuned.path, 'threshold': tuned.threshold,
+                              'budget_train_iter': tuned.budget_train_iter}
     key = (algo, env)
     if key not in OFFLINE_CONFIGS:
-        choices = ', '.join(f'--algo {a} --env {e}' for a, e in sorted(OFFLINE_CONFIGS))
+        choices = ', '.join(f'--algo {a} --env {e}' for a, e in sorted(set(OFFLINE_CONFIGS) | set(offline_pairs())))
         raise UsageError(f'no offline config for --algo {algo} --env {env}; valid choices: {choices}')
     module = importlib.import_module(OFFLINE_CONFIGS[key])
-    return copy.deepcopy(module.main_config), copy.deepcopy(module.create_config)
+    return copy.deepcopy(module.main_config), copy.deepcopy(module.create_config), {'source': OFFLINE_CONFIGS[key]}
 
 
 def main(args: argparse.Namespace) -> int:
@@ -46,14 +59,15 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError('an offline run needs --algo and --env with --dataset')
     if not os.path.exists(args.dataset):
         raise FileNotFoundError(f'--dataset {args.dataset}: no such file or directory')
-    main_cfg, create_cfg = offline_config(args.algo, args.env)
+    main_cfg, create_cfg, info = offline_config(args.algo, args.env)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     main_cfg.policy.collect.data_path = os.path.abspath(args.dataset)
     main_cfg.policy.collect.data_type = data_type_of_path(args.dataset)
     exp_name = args.exp_name or f'{args.algo}_{args.env.lower()}_offline_seed{args.seed}'
-    policy = serial_pipeline_offline((main_cfg, create_cfg), seed=args.seed, max_train_iter=args.max_train_iter,
+    max_train_iter = args.max_train_iter or info.get('budget_train_iter') or int(1e10)
+    policy = serial_pipeline_offline((main_cfg, create_cfg), seed=args.seed, max_train_iter=max_train_iter,
                                      checkpoint_freq=args.checkpoint_freq, exp_name=exp_name,
-                                     run_info={'algo': args.algo, 'env': args.env})
+                                     run_info={'algo': args.algo, 'env': args.env, **info})
     print(f'{offline_summary(policy.final_ctx)} run_dir={exp_name}')
     return 0
 

@@ -82,10 +82,13 @@ def load_tuned(algo: Optional[str], env: Optional[str], path: Optional[str]) -> 
             raise UsageError(f'ding tune -f needs a tuned YAML (ding/config/tuned/*.yaml), got {path}')
         if not os.path.isfile(path):
             raise FileNotFoundError(f'no tuned config at {path}')
-        return read_tuned(path)
+        tuned = read_tuned(path)
+        if tuned.offline:
+            raise UsageError(f'ding tune searches online pairs (an env-step budget); {path} is an offline pair')
+        return tuned
     if not algo or not env:
         raise UsageError('give --algo and --env (see `ding list`), or -f TUNED.yaml')
-    return find_tuned(algo, env)  # ChoiceError lists the valid names
+    return find_tuned(algo, env, offline=False)  # ChoiceError lists the valid names
 
 
 def resolve_space(tuned: TunedConfig) -> Dict[str, Dict[str, Any]]:

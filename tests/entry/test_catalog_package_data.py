@@ -10,16 +10,15 @@ import ding
 from ding.entry.catalog import CONFIG_DIR, find_tuned, tuned_configs
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(ding.__file__)))
-TUNED_FILES = ['a2c_cartpole-v1.yaml', 'c51_cartpole-v0.yaml', 'ddpg_pendulum-v1.yaml', 'dqn_cartpole-v0.yaml',
-               'dqn_cartpole-v1.yaml', 'fqf_cartpole-v0.yaml', 'iqn_cartpole-v0.yaml', 'pg_cartpole-v1.yaml', 'ppo_cartpole-v1.yaml',
-               'ppo_lunarlander-v3.yaml', 'ppo_pendulum-v1.yaml', 'qrdqn_cartpole-v0.yaml', 'rainbow_cartpole-v0.yaml',
-               'sac_pendulum-v1.yaml', 'td3_pendulum-v1.yaml']
+# every shipped tuned file: the directory's yaml files (the listing's and the wheel's are checked against them)
+TUNED_FILES = sorted(n for n in os.listdir(CONFIG_DIR) if n.endswith('.yaml'))
 
 
 def test_tuned_configs_live_inside_the_package(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert CONFIG_DIR == os.path.join(os.path.dirname(os.path.abspath(ding.__file__)), 'config', 'tuned')
     assert [os.path.basename(t.path) for t in tuned_configs()] == TUNED_FILES
+    assert {'dqn_cartpole-v1.yaml', 'sac_pendulum-v1.yaml', 'r2d2_cartpole-v0.yaml'} <= set(TUNED_FILES)
     dqn_v1 = find_tuned('dqn', 'CartPole-v1')
     assert dqn_v1.base_config == 'dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config'
 

@@ -22,13 +22,22 @@ def in_tmp(tmp_path, monkeypatch):
 
 
 def test_list_shows_every_tuned_pair_with_threshold_and_budget(capsys):
+    from ding.entry.catalog import tuned_configs
     assert main(['list']) == 0
     out = capsys.readouterr().out
-    assert 'algorithms: a2c, c51, ddpg, dqn, fqf, iqn, pg, ppo, qrdqn, rainbow, sac, td3' in out
-    assert 'envs:       CartPole-v0, CartPole-v1, LunarLander-v3, Pendulum-v1' in out
-    assert '  dqn     CartPole-v1            475   100,000  ' in out
-    assert '  sac     Pendulum-v1           -250    20,000  sac_pendulum-v1.yaml\n' in out
-    assert '  rainbow CartPole-v0            195   100,000  rainbow_cartpole-v0.yaml\n' in out
+    table = tuned_configs()
+    assert f'algorithms: {", ".join(sorted({t.algo for t in table}))}\n' in out
+    assert f'envs:       {", ".join(sorted({t.env for t in table}))}\n' in out
+    rows = [line.split() for line in out.splitlines() if line.endswith('.yaml')]
+    assert len(rows) == len([t for t in table if not t.offline])  # one row per online tuned file
+    offline = out[out.index('\noffline (ding train --algo ALGO --env ENV --dataset PATH'):]
+    assert ['iql', 'Pendulum-v1', '-400', '6,000', 'iql_pendulum-v1.yaml', 'sac_pendulum-v1.yaml', '--episodes', '50',
+            '--eps', '0.5'] in [line.split() for line in offline.splitlines()]
+    assert ['dqn', 'CartPole-v1', '475', '100,000', 'dqn_cartpole-v1.yaml'] in rows
+    assert ['sac', 'Pendulum-v1', '-250', '20,000', 'sac_pendulum-v1.yaml'] in rows
+    assert ['rainbow', 'CartPole-v0', '195', '100,000', 'rainbow_cartpole-v0.yaml'] in rows
+    widths = {line.index(' CartPole-') for line in out.splitlines() if ' CartPole-' in line and line.endswith('.yaml')}
+    assert len(widths) == 1  # the algo column fits the longest name
 
 
 @pytest.mark.parametrize('name', ['dqn_cartpole-v0.yaml', 'dqn_cartpole-v0'])
@@ -42,9 +51,10 @@ def test_train_file_may_be_a_name_from_the_listing(in_tmp, name):
 
 @pytest.mark.parametrize('args, message', [
     (['--algo', 'dqnn', '--env', 'CartPole-v1'],
-     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, c51, ddpg, dqn, fqf, iqn, pg, ppo, qrdqn, rainbow, sac, td3"),
+     "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, "),
     (['--algo', 'dqn', '--env', 'Pendulum-v1'],
-     "unknown env for dqn 'Pendulum-v1'; valid choices: CartPole-v0, CartPole-v1"),
+     "unknown env for dqn 'Pendulum-v1'; valid choices: BreakoutNoFrameskip-v4, CartPole-v0, CartPole-v1, "
+     "PongNoFrameskip-v4"),
     (DQN_V1 + ['--config', '{"policy": {"learn": {"learning_rte": 0.1}}}'], 'cfg.policy.learn.learning_rte'),
 ])
 def test_user_mistakes_exit_2_naming_the_valid_choices(in_tmp, capsys, args, message):

@@ -98,6 +98,13 @@ def test_sigkilled_offline_run_resumes_to_identical_weights(tmp_path, dataset, m
         killed / 'run_state.pt', weights_only=False)
     assert end_full['finished'] and end_killed['finished']
     assert end_full['ctx'] == end_killed['ctx']  # counters, last evaluation's return and iteration
+    # result.json reads as one run across the kill (the rows after its checkpoint were dropped): evaluations
+    # before the updates 0, 100 and 200, then the end's row
+    rows = {run: [json.loads(line) for line in open(tmp_path / run / 'result.json') if line.strip()]
+            for run in ('full', 'killed')}
+    assert [r['train_iter'] for r in rows['full']] == [1, 101, 201, MAX_TRAIN_ITER]
+    assert [(r['train_iter'], r['eval_return_mean']) for r in rows['killed']] == \
+        [(r['train_iter'], r['eval_return_mean']) for r in rows['full']]
     assert ding_main(['resume', 'killed']) == 0  # a finished run: nothing to do
     assert f'already finished at train_iter={MAX_TRAIN_ITER}' in capsys.readouterr().out
 

@@ -1,0 +1,45 @@
+"""Offline pairs in `ding list`: a tuned file with an update budget and a dataset recipe; `ding train`
+without --dataset says how to make the dataset; with it, the pair's threshold and budget apply."""
+import pytest
+
+from ding.entry.catalog import read_tuned
+from ding.entry.cli import main
+
+PAIR = """algo: iql
+env: Pendulum-v1
+threshold: -400
+base_config: dizoo.classic_control.pendulum.config.pendulum_iql_config
+"""
+
+
+@pytest.mark.parametrize('extra, message', [
+    ('budget_train_iter: 10\n', 'needs a `dataset` recipe'),
+    ('budget_env_steps: 10\ndataset: {expert: sac_pendulum-v1.yaml, episodes: 5, eps: 0.5}\n', 'and only it has one'),
+    ('budget_env_steps: 10\nbudget_train_iter: 10\n', 'exactly one of'),
+    ('', 'exactly one of'),
+    ('budget_train_iter: 10\ndataset: {expert: sac_pendulum-v1.yaml, episodes: 5}\n', 'dataset needs exactly the keys'),
+])
+def test_a_tuned_file_is_online_or_offline_with_a_recipe(tmp_path, extra, message):
+    path = tmp_path / 'pair.yaml'
+    path.write_text(PAIR + extra)
+    with pytest.raises(ValueError, match=message):
+        read_tuned(str(path))
+
+
+def test_offline_pair_without_a_dataset_names_the_recipe(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(['train', '--algo', 'iql', '--env', 'Pendulum-v1']) == 2
+    err = capsys.readouterr().err
+    assert 'iql on Pendulum-v1 trains offline: give --dataset PATH' in err
+    assert '`ding train -f sac_pendulum-v1.yaml --exp-name expert`' in err and '--episodes 50 --eps 0.5' in err
+
+
+def test_offline_pair_sets_the_stop_value_and_the_update_budget():
+    from ding.entry.train_offline import offline_config
+    main_cfg, create, info = offline_config('td3_bc', 'Pendulum-v1')
+    assert main_cfg.env.stop_value == -400 and main_cfg.policy.learn.alpha == 10.0
+    assert info['threshold'] == -400 and info['budget_train_iter'] == 7000
+    assert info['source'].endswith('td3_bc_pendulum-v1.yaml')
+    _, create, dizoo_only = offline_config('cql', 'CartPole-v0')  # no tuned pair: the dizoo config, no budget
+    assert dizoo_only == {'source': 'dizoo.classic_control.cartpole.config.cartpole_cql_config'}
+    assert create.policy.type == 'discrete_cql'
