@@ -1,6 +1,8 @@
 """Argument checking for the `ding` command: numbers that must be positive, seeds numpy and
 torch accept, and a parser whose errors end as `ding: error: <cause>` (exit status 2)."""
 import argparse
+import json
+from typing import Any, Dict, Optional
 
 MAX_SEED = 2**32 - 1  # numpy's seeding range
 
@@ -45,4 +47,17 @@ def non_negative_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f'must be a number, got {text!r}') from None
     if not value >= 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f'must be a number >= 0, got {text}')
+    return value
+
+
+def parse_overrides(text: Optional[str]) -> Dict[str, Any]:
+    """`--config`'s JSON object of config overrides ({} when not given)."""
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise UsageError(f'--config must be a JSON object: {err}') from err
+    if not isinstance(value, dict):
+        raise UsageError(f'--config must be a JSON object, got {type(value).__name__}')
     return value

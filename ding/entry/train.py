@@ -9,7 +9,6 @@ The run directory records in `run.json` the user-level config and the bounds, wh
 """
 import argparse
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -17,7 +16,7 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 
 from easydict import EasyDict
 
-from ding.entry.arguments import UsageError, non_negative_float, positive_int, seed_value
+from ding.entry.arguments import UsageError, non_negative_float, parse_overrides, positive_int, seed_value
 from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
 from ding.entry.pipeline import RunOptions, build_parts, run_training
 from ding.utils.dicts import deep_merge
@@ -111,18 +110,6 @@ def _is_tuned_file(path: str) -> bool:
 def _tuned_info(tuned: TunedConfig) -> Dict[str, Any]:
     return {'algo': tuned.algo, 'env': tuned.env, 'source': tuned.path, 'threshold': tuned.threshold,
             'budget_env_steps': tuned.budget_env_steps}
-
-
-def parse_overrides(text: Optional[str]) -> Dict[str, Any]:
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UsageError(f'--config must be a JSON object: {err}') from err
-    if not isinstance(value, dict):
-        raise UsageError(f'--config must be a JSON object, got {type(value).__name__}')
-    return value
 
 
 def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int, options: RunOptions,

@@ -11,7 +11,7 @@ import copy
 import importlib
 from typing import Any, Dict, Tuple
 
-from ding.entry.arguments import UsageError
+from ding.entry.arguments import UsageError, parse_overrides
 
 # (algo, env) -> the dizoo config module of the offline run
 OFFLINE_CONFIGS: Dict[Tuple[str, str], str] = {
@@ -53,7 +53,6 @@ def main(args: argparse.Namespace) -> int:
 
     from ding.data.offline_dataset import data_type_of_path
     from ding.entry.serial_offline import serial_pipeline_offline
-    from ding.entry.train import parse_overrides
     from ding.utils.dicts import deep_merge
     if not args.algo or not args.env:
         raise UsageError('an offline run needs --algo and --env with --dataset')

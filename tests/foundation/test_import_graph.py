@@ -9,12 +9,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 # Still to break (issue 36, item 7): each is a base class that builds its variant subclass
 # (PPOPolicy -> MAPPOPolicy for DI-engine's multi_agent, QMIX -> its recurrent twin), the
-# policy circle through the DI-engine adapter (the compat move breaks it), and the CLI's
-# offline hand-off.
+# policy circle through the DI-engine adapter (the compat move breaks it).
 KNOWN = [
     {'ding.policy.mappo', 'ding.policy.ppo'},
     {'ding.policy.qmix', 'ding.policy.qmix_recurrent'},
-    {'ding.entry.train', 'ding.entry.train_offline'},
     {'ding.policy.base_policy', 'ding.policy.di_engine_adapter', 'ding.policy.di_engine_transitions',
      'ding.policy.export'},
 ]
