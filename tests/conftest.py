@@ -22,13 +22,21 @@ RAY_STARTERS = ('tests/distributed/', 'tests/entry/test_distributed_interrupt.py
                 'tests/entry/test_distributed_progress.py', 'tests/resume/test_async_run_state.py')
 
 
+# Tests sharing a module-scoped fixture of long runs (the tuned pairs' held-out runs, which the
+# offline pairs collect their datasets from) stay on one worker, so each run is made once.
+SHARED_RUNS = ('tests/learning/test_tuned_pairs.py::test_pair_reaches',
+               'tests/learning/test_tuned_pairs.py::test_offline_pair')
+
+
 def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
-    class RayTestsTogether(LoadScopeScheduling):
-        """Each test is a unit of its own, but every Ray test is in one unit, 'ray'."""
+    class Units(LoadScopeScheduling):
+        """Each test is a unit of its own, but the Ray tests are one unit, and so are SHARED_RUNS."""
 
         def _split_scope(self, nodeid: str) -> str:
-            return 'ray' if nodeid.startswith(RAY_STARTERS) else nodeid
+            if nodeid.startswith(RAY_STARTERS):
+                return 'ray'
+            return 'shared_runs' if nodeid.startswith(SHARED_RUNS) else nodeid
 
-    return RayTestsTogether(config, log)
+    return Units(config, log)

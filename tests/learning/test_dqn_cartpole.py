@@ -1,4 +1,5 @@
-"""DQN learns CartPole through the spec's off-policy middleware pipeline."""
+"""DQN learns CartPole through the spec's off-policy middleware pipeline (seed 0: the newcomer's check of
+the whole run directory); its learning on held-out seeds is tests/learning/test_tuned_pairs.py's."""
 import json
 
 import pytest
@@ -18,22 +19,8 @@ def test_dqn_reaches_195_on_cartpole_v0_seed0(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize('seed', [1, 2])
-def test_dqn_reaches_195_on_cartpole_v0_other_seeds(tmp_path, seed):
-    ctx = main(seed=seed, config='v0', max_env_step=100_000, exp_name=str(tmp_path / f'v0_seed{seed}'))
-    assert ctx.last_eval_value >= 195 and ctx.env_step <= 100_000
-
-
-@pytest.mark.slow
 def test_dqn_same_seed_same_evaluations(tmp_path):
     first = main(seed=1, config='v0', max_env_step=3000, exp_name=str(tmp_path / 'a'))
     second = main(seed=1, config='v0', max_env_step=3000, exp_name=str(tmp_path / 'b'))
     assert (first.env_step, first.train_iter, first.last_eval_value) == \
         (second.env_step, second.train_iter, second.last_eval_value)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize('seed', [0, 1, 2])
-def test_dqn_reaches_475_on_cartpole_v1(tmp_path, seed):
-    ctx = main(seed=seed, config='v1', max_env_step=100_000, exp_name=str(tmp_path / f'v1_seed{seed}'))
-    assert ctx.last_eval_value >= 475 and ctx.env_step <= 100_000
