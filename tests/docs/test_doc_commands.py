@@ -1,0 +1,74 @@
+"""Every command example of README.md and docs/*.md runs as shown (or, where it cannot run in a
+test, still parses), and the output the page shows has the shape of what the command prints.
+The checker is tests/docs/doc_commands.py; these run it on the pages and on stale examples."""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import doc_commands  # noqa: E402
+from doc_commands import Command, DocError, check, commands, page_commands, parse_only, shape  # noqa: E402
+
+
+def test_every_fence_says_what_it_holds():
+    found = page_commands()  # raises DocError on an unlabelled fence
+    pages = {c.path for c in found}
+    assert {'README.md', 'docs/operations.md', 'docs/export.md', 'docs/custom_env.md'} <= pages
+    assert sum(c.text.startswith('ding ') for c in found) >= 30
+    with pytest.raises(DocError, match=r'^page.md:3: fence language '):
+        commands('page.md', 'text\n\n```\n$ ding list\n```\n')
+
+
+def test_console_blocks_pair_each_command_with_its_output():
+    page = 'intro\n```console\n$ ding list\nalgorithms: dqn\n\n$ ding eval run --episodes 3\nMean reward: 1\n```\n'
+    first, second = commands('p.md', page)
+    assert (first.line, first.text, first.output) == (3, 'ding list', ['algorithms: dqn'])
+    assert (second.line, second.argv, second.output) == (6, ['ding', 'eval', 'run', '--episodes', '3'],
+                                                         ['Mean reward: 1'])
+    # a ```bash command may go on over lines inside its quotes
+    (multi, ) = commands('p.md', "```bash\nding train --config '{\n  \"a\": 1}'   # note\n```\n")
+    assert multi.argv == ['ding', 'train', '--config', '{\n  "a": 1}']
+
+
+def test_shape_ignores_numbers_but_not_words():
+    assert shape('env_step 256/3,000 | 1,886 steps/s | eval 9.40 | ETA -') == \
+        shape('env_step 1,000/300 | 2,271 steps/s | eval 12.30 | ETA 0:00:00')
+    assert shape('finished: env_step=3072 train_iter=768') != shape('finished: env_steps=3072 train_iter=768')
+
+
+def test_a_renamed_flag_fails_with_the_file_and_line():
+    stale = Command('docs/operations.md', 42, 'ding train --algo dqn --env CartPole-v1 --max-env-steps 3000')
+    with pytest.raises(DocError, match=r'^docs/operations.md:42: .* no longer parses: .*--max-env-steps'):
+        parse_only(stale)
+
+
+def test_a_changed_output_line_fails_with_the_file_and_line():
+    shown = Command('README.md', 7, 'ding eval run', ['Mean reward: 174.00 (std 86.17) over 3 episodes'])
+    check(shown, 0, ['Episode #0: reward: 9.0', 'Mean reward: 9.00 (std 0.00) over 1 episodes'])  # numbers differ: fine
+    with pytest.raises(DocError, match=r'^README.md:7: output line 1 of `ding eval run` is stale'):
+        check(shown, 0, ['Average reward: 9.00 (std 0.00) over 1 episodes'])
+    with pytest.raises(DocError, match=r'^README.md:7: `ding eval run` exited 2'):
+        check(shown, 2, ['ding: error: run is not a run directory'])
+    error = Command('README.md', 9, 'ding train --algo dqnn', ['ding: error: unknown algorithm'])
+    with pytest.raises(DocError, match=r'shows an error but exited 0'):
+        check(error, 0, [])
+
+
+def test_a_stale_page_fails_the_check(tmp_path):
+    """The whole check on a copy of a page with one example gone stale: it names the page and line."""
+    (tmp_path / 'docs').mkdir()
+    (tmp_path / 'docs' / 'page.md').write_text(
+        '# A page\n\n```console\n$ ding list\n\n$ ding check-env CartPole-v1\n'
+        '$ ding train --algo dqnn --env CartPole-v1\nding: error: no such algorithm \'dqnn\'\n```\n')
+    run_dir = tmp_path / 'run'
+    run_dir.mkdir()
+    with pytest.raises(DocError, match=r"^1 stale example\(s\):\ndocs/page.md:7: output line 1 of `ding train --algo dqnn"):
+        doc_commands.check_pages(str(run_dir), pages=['docs/page.md'], root=str(tmp_path))
+
+
+def test_every_page_command_runs_or_parses(tmp_path):
+    counts = doc_commands.check_pages(str(tmp_path))
+    print(counts)
+    assert counts['run'] >= 25 and counts['parsed'] >= 10, counts
