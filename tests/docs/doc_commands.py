@@ -8,7 +8,8 @@ A command's printed output is compared by shape, not by value: each shown line m
 the command prints once numbers are ignored (see `shape`), and the exit status must agree with the
 output (`ding: error:` shown means a non-zero exit, otherwise 0). Commands no test can run (Ray
 clusters, signals, installs) are listed in NOT_RUN with why; their `ding` ones still go through
-the argument parser, so a renamed flag fails there too.
+the argument parser, so a renamed flag fails there too. So does every flag that prose names in
+an inline `ding SUB --flag` or an indented usage line (`stale_flags`).
 """
 import contextlib
 import io
@@ -278,3 +279,43 @@ def check_pages(cwd: str, pages=PAGES, root=ROOT) -> Dict[str, int]:
     if stale:
         raise DocError(f'{len(stale)} stale example(s):\n' + '\n\n'.join(stale))
     return counts
+
+
+def flag_mentions(path: str, text: str) -> List[Tuple[str, str, str]]:
+    """(file:line, subcommand, flag) for each flag that a `ding SUB ...` inline code span or an
+    indented usage line (`    ding train --algo ... [--seed N]`) names."""
+    found, sub = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        spans = re.findall(r'`(ding [a-z][\w-]*[^`]*)`', line)
+        usage = re.match(r'^    (ding \S+.*)', line)
+        if usage:
+            spans.append(usage.group(1))
+        elif sub and line.startswith(' ' * 5) and line.strip().startswith('['):
+            spans.append(f'ding {sub} {line.strip()}')  # a usage line wrapped onto the next
+        sub = None
+        for span in spans:
+            words = span.split()
+            if words[1].startswith('-'):  # `ding -m serial ...`, `ding -v COMMAND`: DI-engine's form, its own parser
+                continue
+            sub = words[1] if usage else sub
+            for flag in re.findall(r'(?<![\w-])(--?[a-zA-Z][\w-]*)', ' '.join(words[2:])):
+                found.append((f'{path}:{number}', words[1], flag))
+    return found
+
+
+def stale_flags(pages=PAGES, root=ROOT) -> List[str]:
+    """The flag mentions that `ding SUB` no longer takes, each with its file:line."""
+    import argparse
+    from ding.entry.cli import build_parser
+    (sub_action, ) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    options = {name: {flag for action in parser._actions for flag in action.option_strings}
+               for name, parser in sub_action.choices.items()}
+    stale = []
+    for page in pages:
+        with open(os.path.join(root, page)) as f:
+            for where, sub, flag in flag_mentions(page, f.read()):
+                if sub not in options:
+                    stale.append(f'{where}: `ding {sub}` is not a ding command')
+                elif flag not in options[sub]:
+                    stale.append(f'{where}: `ding {sub}` takes no {flag}')
+    return stale

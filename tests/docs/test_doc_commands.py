@@ -72,3 +72,19 @@ def test_every_page_command_runs_or_parses(tmp_path):
     counts = doc_commands.check_pages(str(tmp_path))
     print(counts)
     assert counts['run'] >= 25 and counts['parsed'] >= 10, counts
+
+
+def test_every_flag_the_prose_names_exists():
+    assert doc_commands.stale_flags() == []
+    mentions = [m for page in doc_commands.PAGES for m in doc_commands.flag_mentions(page, open(
+        os.path.join(doc_commands.ROOT, page)).read())]
+    assert ('docs/operations.md', 'train', '--no-progress') in {(w.split(':')[0], s, f) for w, s, f in mentions}
+    assert len(mentions) >= 50
+
+
+def test_a_renamed_flag_in_prose_or_usage_fails(tmp_path):
+    (tmp_path / 'page.md').write_text('Stop with `ding train --max-steps 10`.\n\n'
+                                      '    ding eval RUN [--episodes N]\n'
+                                      '              [--render-to OUT.gif]\n')
+    assert doc_commands.stale_flags(pages=['page.md'], root=str(tmp_path)) == [
+        'page.md:1: `ding train` takes no --max-steps', 'page.md:4: `ding eval` takes no --render-to']
