@@ -61,10 +61,12 @@ def test_a_stale_page_fails_the_check(tmp_path):
     (tmp_path / 'docs').mkdir()
     (tmp_path / 'docs' / 'page.md').write_text(
         '# A page\n\n```console\n$ ding list\n\n$ ding check-env CartPole-v1\n'
-        '$ ding train --algo dqnn --env CartPole-v1\nding: error: no such algorithm \'dqnn\'\n```\n')
+        '$ ding train --algo dqnn --env CartPole-v1\n'
+        'ding: error: no such algorithm \'dqnn\'\n```\n')
     run_dir = tmp_path / 'run'
     run_dir.mkdir()
-    with pytest.raises(DocError, match=r"^1 stale example\(s\):\ndocs/page.md:7: output line 1 of `ding train --algo dqnn"):
+    stale = r"^1 stale example\(s\):\ndocs/page.md:7: output line 1 of `ding train --algo dqnn"
+    with pytest.raises(DocError, match=stale):
         doc_commands.check_pages(str(run_dir), pages=['docs/page.md'], root=str(tmp_path))
 
 
