@@ -9,7 +9,8 @@ the command prints once numbers are ignored (see `shape`), and the exit status m
 output (`ding: error:` shown means a non-zero exit, otherwise 0). Commands no test can run (Ray
 clusters, signals, installs) are listed in NOT_RUN with why; their `ding` ones still go through
 the argument parser, so a renamed flag fails there too. So does every flag that prose names in
-an inline `ding SUB --flag` or an indented usage line (`stale_flags`).
+an inline `ding SUB --flag` or an indented usage line (`stale_flags`), and every indented
+`python -m MODULE --flag` line: the module's `--help` must name the flag (`stale_module_commands`).
 """
 import contextlib
 import io
@@ -318,4 +319,51 @@ def stale_flags(pages=PAGES, root=ROOT) -> List[str]:
                     stale.append(f'{where}: `ding {sub}` is not a ding command')
                 elif flag not in options[sub]:
                     stale.append(f'{where}: `ding {sub}` takes no {flag}')
+    return stale
+
+
+# Runs each `python -m MODULE --help` of argv[1:] in this one interpreter and prints the help texts
+# between markers: one interpreter start for all of a page's module commands.
+_HELP_DRIVER = '''
+import contextlib, io, runpy, sys
+for module in sys.argv[1:]:
+    out = io.StringIO()
+    sys.argv = [module, '--help']
+    with contextlib.redirect_stdout(out):
+        try:
+            runpy.run_module(module, run_name='__main__', alter_sys=True)
+        except SystemExit:
+            pass
+    print('=== ' + module)
+    print(out.getvalue())
+'''
+
+
+def module_commands(pages=PAGES, root=ROOT) -> List[Tuple[str, str, List[str]]]:
+    """(file:line, module, flags) of each indented `python -m MODULE --flag ...` line of the pages."""
+    found = []
+    for page in pages:
+        with open(os.path.join(root, page)) as f:
+            for number, line in enumerate(f.read().splitlines(), 1):
+                match = re.match(r'^    python -m ([\w.]+)(.*)$', line)
+                if match:
+                    flags = re.findall(r'(?<![\w-])(--[a-zA-Z][\w-]*)', match.group(2))
+                    found.append((f'{page}:{number}', match.group(1), flags))
+    return found
+
+
+def stale_module_commands(pages=PAGES, root=ROOT) -> List[str]:
+    """The `python -m MODULE --flag` lines whose module is gone or whose `--help` lacks a flag shown."""
+    found = module_commands(pages, root)
+    modules = sorted({module for _, module, _ in found})
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''), OMP_NUM_THREADS='1')
+    proc = subprocess.run([sys.executable, '-c', _HELP_DRIVER] + modules, cwd=root, env=env, capture_output=True,
+                          text=True, timeout=120)
+    helps = dict(re.findall(r'^=== (\S+)\n(.*?)(?=^=== |\Z)', proc.stdout, re.S | re.M))
+    stale = []
+    for where, module, flags in found:
+        if 'usage:' not in helps.get(module, ''):
+            stale.append(f'{where}: `python -m {module} --help` printed no usage: {proc.stderr.strip()[-300:]}')
+            continue
+        stale += [f'{where}: `python -m {module}` takes no {flag}' for flag in flags if flag not in helps[module]]
     return stale

@@ -90,3 +90,22 @@ def test_a_renamed_flag_in_prose_or_usage_fails(tmp_path):
                                       '              [--render-to OUT.gif]\n')
     assert doc_commands.stale_flags(pages=['page.md'], root=str(tmp_path)) == [
         'page.md:1: `ding train` takes no --max-steps', 'page.md:4: `ding eval` takes no --render-to']
+
+
+def test_every_python_m_command_names_a_module_and_its_flags():
+    found = doc_commands.module_commands()
+    assert ('docs/offline.md', 'dizoo.classic_control.pendulum.entry.pendulum_make_dataset', ('--kind', '--out')) in {
+        (where.split(':')[0], module, tuple(flags)) for where, module, flags in found}
+    assert len(found) >= 4
+    assert doc_commands.stale_module_commands() == []
+
+
+def test_a_stale_python_m_command_fails(tmp_path):
+    (tmp_path / 'page.md').write_text('Make one:\n\n'
+                                      '    python -m dizoo.classic_control.cartpole.entry.cartpole_dqn_main --seeds 3\n'
+                                      '    python -m dizoo.classic_control.cartpole.entry.no_such_main --seed 0\n')
+    stale = doc_commands.stale_module_commands(pages=['page.md'], root=str(tmp_path))
+    assert stale[0] == 'page.md:3: `python -m dizoo.classic_control.cartpole.entry.cartpole_dqn_main` takes no --seeds'
+    assert stale[1].startswith('page.md:4: `python -m dizoo.classic_control.cartpole.entry.no_such_main --help` '
+                               'printed no usage')
+    assert len(stale) == 2
