@@ -46,7 +46,8 @@ SNIPPETS = [(path, i, code) for path in DOCS for i, code in enumerate(python_blo
 def test_docs_have_snippets():
     # the site's pipelines: off-policy, on-policy, env manager (pipelines.md), offline, multi-agent, distributed
     pages = {path for path, _, _ in SNIPPETS}
-    assert {'docs/pipelines.md', 'docs/offline.md', 'docs/multiagent.md', 'docs/distributed.md'} <= pages
+    assert {'docs/pipelines.md', 'docs/offline.md', 'docs/multiagent.md', 'docs/distributed.md',
+            'docs/middleware.md'} <= pages
     assert len(SNIPPETS) >= 6
 
 

@@ -61,7 +61,7 @@ def test_a_bad_target_is_a_usage_error(capsys, target, message):
 def test_the_custom_env_guide_command_prints_what_the_page_shows(capsys):
     # docs/custom_env.md shows `ding check-env <target>` and its output line; the steps/s figure varies
     page = open(os.path.join(ROOT, 'docs', 'custom_env.md')).read()
-    target = re.search(r'^ding check-env (\S+)$', page, re.M).group(1)
+    target = re.search(r'^\$ ding check-env (\S+)$', page, re.M).group(1)
     shown = re.search(rf'^{re.escape(target)}: ok; [\d,]+ steps/s over 1000 steps$', page, re.M)
     assert shown is not None
     assert main(['check-env', target]) == 0
