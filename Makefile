@@ -6,7 +6,7 @@ PYTHON ?= $(VENV)/bin/python
 PIP = $(PYTHON) -m pip
 TORCH_PIN ?= torch==2.13.0
 
-.PHONY: install install-base run test test-slow test-all bench docs
+.PHONY: install install-base run test test-slow test-workloads test-all bench docs
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -36,7 +36,11 @@ test: install
 # CI's 2 cores the set takes about half the time. Tests that start Ray run on one worker (tests/conftest.py).
 SLOW_WORKERS ?= $(shell python3 -c "import os; print(min(4, len(os.sched_getaffinity(0))))")
 test-slow: install
-	$(PYTHON) -m pytest -q -m slow -n $(SLOW_WORKERS) --durations=25 tests
+	$(PYTHON) -m pytest -q -m "slow and not workload" -n $(SLOW_WORKERS) --durations=25 tests
+
+# Real-workload learning runs, minutes each (MinAtar Breakout DQN to its stop value on 3 held-out seeds).
+test-workloads: install
+	$(PYTHON) -m pytest -q -m workload -n $(SLOW_WORKERS) --durations=25 tests
 
 test-all: install
 	$(PYTHON) -m pytest -q tests

@@ -138,10 +138,19 @@ def test_the_policies_reading_the_top_level_discount_declare_it():
 
 @pytest.mark.parametrize('tuned', tuned_configs(), ids=lambda t: os.path.basename(t.path))
 def test_every_tuned_config_validates_clean(tuned, caplog):
-    main, create = tuned.load()
-    with caplog.at_level(logging.WARNING, logger='ding.config'):
-        compile_config(main, create_cfg=create, auto=True, save_cfg=False)
-    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    # The tuned file's own keys give no warning. Its base dizoo config may carry DI-engine keys that
+    # ding does not use (one warning each, di_engine_keys.py): those are the base's, checked with the
+    # dizoo configs below.
+    def warnings_of(main, create):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger='ding.config'):
+            compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+        return {r.getMessage() for r in caplog.records}
+
+    base = importlib.import_module(tuned.base_config)
+    from_base = warnings_of(copy.deepcopy(base.main_config), copy.deepcopy(base.create_config))
+    added = warnings_of(*tuned.load()) - from_base
+    assert not added, sorted(added)
 
 
 def dizoo_configs():

@@ -66,6 +66,6 @@ def solve(seed: int, tmp_path):
 
 
 @pytest.mark.slow  # ~15-30 s a seed; the default run covers this path with tests/envs/test_worker_inference_qac.py
-@pytest.mark.parametrize('seed', [0, 1, 2])
+@pytest.mark.parametrize('seed', [1000, 1001, 1002])  # held out: the SAC config was tuned on seeds 0-2
 def test_sac_with_worker_inference_solves_pendulum(seed, tmp_path):
     solve(seed, tmp_path)

@@ -88,6 +88,7 @@ def random_return(episodes: int = 30) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.workload  # 2.5-3 CPU-minutes a seed: `make test-workloads`, not CI (its 30 minutes cannot hold it)
 @pytest.mark.parametrize('seed', [1000, 1001, 1002])  # held out: the config was set on seed 0
 def test_dqn_breakout_reaches_its_stop_value(tmp_path, monkeypatch, seed):
     # The config's stop value, 10, is ~20x random play (0.44); seed 0 first reached it at 172k
