@@ -19,7 +19,8 @@ def one_torch_thread():
 # tests/foundation/test_ray_grouping.py keeps this list complete. (A scheduler of our own:
 # xdist's `xdist_group` marks are not honoured under pytest 9.)
 RAY_STARTERS = ('tests/distributed/', 'tests/entry/test_distributed_interrupt.py', 'tests/entry/test_distributed_plan.py',
-                'tests/entry/test_distributed_progress.py', 'tests/resume/test_async_run_state.py')
+                'tests/entry/test_distributed_progress.py', 'tests/resume/test_async_run_state.py',
+                'tests/benchmarks/test_atari_split.py')  # atari_split.py measures the object-store hop on Ray
 
 
 # Tests sharing a module-scoped fixture of long runs (the tuned pairs' held-out runs, which the
