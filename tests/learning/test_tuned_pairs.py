@@ -30,6 +30,12 @@ def evaluations(run_dir: str, x: str = 'env_step'):
     return [(r[x], r['eval_return_mean']) for r in rows if r.get('eval_return_mean') is not None]
 
 
+def train_pair(tuned, seed: int, run_dir: str) -> None:
+    """`ding train` of a tuned pair on `seed`, in process, with no checkpoints along the way."""
+    assert main(['train', '--algo', tuned.algo, '--env', tuned.env, '--seed', str(seed), '--no-progress',
+                 '--checkpoint-freq', str(10 ** 9), '--exp-name', run_dir]) == 0
+
+
 class HeldOutRuns:
     """One `ding train` run per online pair on the held-out seed, made on first use."""
 
@@ -40,9 +46,7 @@ class HeldOutRuns:
         name = os.path.basename(tuned.path)
         if name not in self.runs:
             run_dir = str(self.root / name.replace('.yaml', ''))
-            seed = HELD_OUT_SEED_OF.get(name, HELD_OUT_SEED)
-            assert main(['train', '--algo', tuned.algo, '--env', tuned.env, '--seed', str(seed), '--no-progress',
-                         '--checkpoint-freq', str(10 ** 9), '--exp-name', run_dir]) == 0
+            train_pair(tuned, HELD_OUT_SEED_OF.get(name, HELD_OUT_SEED), run_dir)
             self.runs[name] = run_dir
         return self.runs[name]
 
@@ -80,8 +84,7 @@ def family_pairs():
 @pytest.mark.parametrize('tuned', family_pairs(), ids=lambda t: f'{t.algo}-{t.env}')
 def test_family_pair_reaches_its_threshold_on_two_more_held_out_seeds(tmp_path, tuned, seed):
     run_dir = str(tmp_path / 'run')
-    assert main(['train', '--algo', tuned.algo, '--env', tuned.env, '--seed', str(seed), '--no-progress',
-                 '--checkpoint-freq', str(10 ** 9), '--exp-name', run_dir]) == 0
+    train_pair(tuned, seed, run_dir)
     evals = evaluations(run_dir)
     reached = [(step, value) for step, value in evals if value >= tuned.threshold]
     assert reached and reached[0][0] <= tuned.budget_env_steps, \
