@@ -11,6 +11,7 @@ and `sync_gradients` after each backward: one flattened all-reduce of every grad
 before any clipping.
 """
 import os
+import time
 from typing import Any, Iterable, List, Optional, Tuple
 
 import torch
@@ -58,7 +59,16 @@ def dist_finalize(together: bool = False) -> None:
     if is_initialized():
         if together:
             dist.barrier()
+        # gloo's worker thread frees a finished collective (and the Python tensors it holds) only
+        # after waking us, and needs the GIL to do it. A thread that asks for the GIL while the
+        # interpreter shuts down aborts the process ("terminate called without an active
+        # exception": 1 exit in 15 of tests/distributed/ddp_trainer_worker.py). Sleeping hands
+        # it the GIL, before destroy_process_group may join that thread.
+        time.sleep(_GIL_HANDOFF_S)
         dist.destroy_process_group()
+
+
+_GIL_HANDOFF_S = 0.05
 
 
 class DDPContext:
