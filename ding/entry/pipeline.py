@@ -15,7 +15,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import torch
 
@@ -68,10 +68,19 @@ def pipeline_kind(cfg: Any) -> str:
     return 'onpolicy'
 
 
-def make_env_manager(cfg: Any, collect: bool) -> Any:
+def make_env_manager(cfg: Any, collect: bool, wrap: Optional[Callable[[Any], Any]] = None) -> Any:
+    """The collector's (`collect`) or the evaluator's env manager; `wrap` wraps each env (e.g.
+    `AllinObsWrapper`: Decision Transformer acts on the observation and the last reward)."""
     from ding.envs import create_env_manager, get_vec_env_setting
     env_cls, collector_cfgs, evaluator_cfgs = get_vec_env_setting(cfg.env, collect=collect, eval_=not collect)
-    return create_env_manager(cfg.env.manager, [partial(env_cls, c) for c in (collector_cfgs or evaluator_cfgs)])
+    env_fns = [partial(env_cls, c) for c in (collector_cfgs or evaluator_cfgs)]
+    if wrap is not None:
+        env_fns = [partial(_wrapped_env, wrap, make) for make in env_fns]
+    return create_env_manager(cfg.env.manager, env_fns)
+
+
+def _wrapped_env(wrap: Callable[[Any], Any], make: Callable[[], Any]) -> Any:
+    return wrap(make())
 
 
 def make_policy(cfg: Any, enable_field: Optional[list] = None) -> Any:

@@ -109,10 +109,12 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
 
     from ding.config import compile_config
     from ding.data import create_dataset
+    from ding.data.sequence_dataset import SequenceDataset
     from ding.entry.offline_progress import offline_progress
     from ding.entry.pipeline import make_env_manager
     from ding.framework import ding_init, task
     from ding.framework import middleware as mw
+    from ding.envs import AllinObsWrapper
     from ding.framework.context import OfflineRLContext
     from ding.utils import set_pkg_seed
     from ding.utils.registry import POLICY_REGISTRY
@@ -130,6 +132,11 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     torch.set_num_threads(1)  # small networks: one thread is fastest (see docs/design notes)
     writer = ding_init(cfg)
     dataset = create_dataset(cfg)  # a missing or bad dataset fails before anything is started
+    # Decision Transformer: windows of episodes; it normalises states by the dataset's statistics
+    # and acts on the observation and the last reward (the evaluator's envs wrapped to give both)
+    sequence = isinstance(dataset, SequenceDataset)
+    if sequence:
+        cfg.policy.state_mean, cfg.policy.state_std = (v.tolist() for v in dataset.get_state_stats())
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
     policy = POLICY_REGISTRY.lookup(cfg.policy.type)(cfg.policy, model=model)
     eval_mode = policy.eval_mode
@@ -151,7 +158,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
         env_cls, _, evaluator_cfgs = env_setting
         evaluator_env = create_env_manager(cfg.env.manager, [partial(env_cls, c) for c in evaluator_cfgs])
     else:
-        evaluator_env = make_env_manager(cfg, collect=False)
+        evaluator_env = make_env_manager(cfg, collect=False, wrap=AllinObsWrapper if sequence else None)
     try:
         with task.start(async_mode=False, ctx=OfflineRLContext()):
             task.use(saver)

@@ -23,6 +23,7 @@ OFFLINE_CONFIGS: Dict[Tuple[str, str], str] = {
     ('cql', 'CartPole-v0'): 'dizoo.classic_control.cartpole.config.cartpole_cql_config',
     ('bc', 'CartPole-v0'): 'dizoo.classic_control.cartpole.config.cartpole_bc_config',
 }
+SEQUENCE_TYPES = ('sequence', 'd4rl_trajectory')  # Decision Transformer's datasets (ding/data/sequence_dataset.py)
 
 
 def offline_pairs() -> Dict[Tuple[str, str], Any]:
@@ -61,7 +62,8 @@ def main(args: argparse.Namespace) -> int:
     main_cfg, create_cfg, info = offline_config(args.algo, args.env)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     main_cfg.policy.collect.data_path = os.path.abspath(args.dataset)
-    main_cfg.policy.collect.data_type = data_type_of_path(args.dataset)
+    if main_cfg.policy.collect.get('data_type') not in SEQUENCE_TYPES:  # DT reads the file as episodes' windows
+        main_cfg.policy.collect.data_type = data_type_of_path(args.dataset)
     exp_name = args.exp_name or f'{args.algo}_{args.env.lower()}_offline_seed{args.seed}'
     max_train_iter = args.max_train_iter or info.get('budget_train_iter') or int(1e10)
     policy = serial_pipeline_offline((main_cfg, create_cfg), seed=args.seed, max_train_iter=max_train_iter,

@@ -13,11 +13,6 @@ from ding.utils.registry import POLICY_REGISTRY
 
 # No pair yet; each needs what its comment says.
 NOT_YET_PAIRED = {
-    # offline family, not yet tuned on a `ding collect` dataset. discrete_cql: the dizoo config on the
-    # CartPole-v1 dataset of bc_cartpole-v1.yaml reached 500 at 1.9k updates on seed 0 but 150 by 3k on seed
-    # 1000, batch 256 at lr 5e-4 was worse (seeds 1-2: under 65). dt trains on episodes of returns-to-go
-    # (dizoo has its config on LunarLander only).
-    'discrete_cql', 'dt',
     # imitation: SQIL learns online from two buffers (expert demonstrations and its own transitions), a
     # pipeline `ding train` does not build yet; a pair also needs the demonstrations' recipe (as offline pairs)
     'sqil', 'sqil_sac',

@@ -43,3 +43,26 @@ def test_offline_pair_sets_the_stop_value_and_the_update_budget():
     _, create, dizoo_only = offline_config('cql', 'CartPole-v0')  # no tuned pair: the dizoo config, no budget
     assert dizoo_only == {'source': 'dizoo.classic_control.cartpole.config.cartpole_cql_config'}
     assert create.policy.type == 'discrete_cql'
+
+
+def test_decision_transformer_trains_from_the_cli_on_a_transitions_file(tmp_path, monkeypatch):
+    # `ding train --algo dt --dataset FILE.hdf5`: the file is read as episodes' windows (not as
+    # transitions, which the path alone would say), states are normalised by the dataset's
+    # statistics, and the evaluator's envs give the last reward with the observation, without
+    # which DTPolicy's evaluation raises.
+    import json
+
+    pytest.importorskip('h5py')
+    from tests.offline.test_dt import mixed_cartpole_dataset
+    monkeypatch.chdir(tmp_path)
+    dataset = mixed_cartpole_dataset(str(tmp_path / 'mixed.hdf5'))
+    overrides = json.dumps({'policy': {'eval': {'evaluator': {'eval_freq': 20}}}})
+    assert main(['train', '--algo', 'dt', '--env', 'CartPole-v1', '--dataset', dataset, '--max-train-iter', '40',
+                 '--config', overrides, '--exp-name', 'dt_run', '--no-progress']) == 0
+    rows = (tmp_path / 'dt_run' / 'progress.csv').read_text().splitlines()
+    header = rows[0].split(',')
+    returns = [r.split(',')[header.index('eval_return_mean')] for r in rows[1:]]
+    assert sum(1 for r in returns if r) >= 2  # evaluated at the start and at update 20
+    from ding.entry.train_offline import offline_config
+    main_cfg, _, info = offline_config('dt', 'CartPole-v1')
+    assert main_cfg.policy.collect.data_type == 'sequence' and info['threshold'] == 475
