@@ -122,3 +122,35 @@ def test_dataset_directory_fingerprint_sees_contents_and_names(tmp_path):
     (tmp_path / 'data' / 'b.bin').write_bytes(b'123456')
     with pytest.raises(DatasetChanged, match='now 6 bytes, the run trained on 5 bytes'):
         check_dataset_fingerprint(recorded)
+
+
+@pytest.mark.slow
+def test_sigkilled_decision_transformer_run_resumes_to_identical_weights(tmp_path, monkeypatch):
+    # DT's path through `ding train --dataset` (episode windows, its warm-up schedule, dropout's random
+    # stream, an evaluator on reward-in-observation envs): killed mid-training, resumed, it ends as a run
+    # that was never killed
+    pytest.importorskip('h5py')
+    from tests.offline.test_dt import mixed_cartpole_dataset
+    monkeypatch.chdir(tmp_path)
+    data = mixed_cartpole_dataset(str(tmp_path / 'mixed.hdf5'))
+    overrides = json.dumps({'env': {'evaluator_env_num': 1, 'n_evaluator_episode': 1},
+                            'policy': {'eval': {'evaluator': {'eval_freq': 100}}}})
+
+    def args(name):
+        return ['train', '--algo', 'dt', '--env', 'CartPole-v1', '--dataset', data, '--seed', '3', '--max-train-iter',
+                '250', '--checkpoint-freq', str(CHECKPOINT_FREQ), '--config', overrides, '--exp-name', name]
+
+    victim = subprocess.Popen([sys.executable, '-m', 'ding.entry.cli', *args('killed')],
+                              env=dict(os.environ, OMP_NUM_THREADS='1'), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    state_path = tmp_path / 'killed' / 'ckpt' / 'run_state.pt'
+    sigkill_once(victim, lambda: checkpoint_iter(state_path) >= 4 * CHECKPOINT_FREQ, timeout_s=180, poll_s=0.02)
+    assert ding_main(args('full')) == 0
+    assert ding_main(['resume', 'killed']) == 0
+    full, killed = tmp_path / 'full', tmp_path / 'killed'
+    for name in ('final.pth.tar', 'eval.pth.tar'):
+        assert_identical(torch.load(full / 'ckpt' / name, weights_only=False),
+                         torch.load(killed / 'ckpt' / name, weights_only=False), name)
+    rows = {run: [(r['train_iter'], r['eval_return_mean']) for r in map(json.loads, open(run / 'result.json'))]
+            for run in (full, killed)}
+    assert rows[full] == rows[killed] and rows[full][0][0] == 1, rows
