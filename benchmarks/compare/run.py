@@ -31,9 +31,11 @@ sys.path[:0] = [str(HERE), str(HERE / 'runners')]
 from aggregate import OURS_ASYNC, read_log, summarize_benchmark  # noqa: E402
 from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS,  # noqa: E402
                              QUICK_ENV_STEP_BUDGET, QUICK_WALL_CAP_S, BenchmarkSpec)
-from report_table import render_markdown  # noqa: E402
+from report_table import render_markdown, with_readme_summary  # noqa: E402
 from seed_guard import FIRST_REPORTING_SEED, SWEEP_RESULTS, SeedRefused, check_reporting_seeds  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
+
+from ding.utils.fileio import atomic_write_text  # noqa: E402
 
 # OURS_ASYNC: our runner with async_mode=True, so that sync and async alternate seed by seed
 FRAMEWORKS = ('ours', OURS_ASYNC, 'sb3', 'tianshou')
@@ -157,9 +159,14 @@ def write_results(results: Dict[str, Any], results_dir: Path, quick: bool, name:
     results_dir.mkdir(parents=True, exist_ok=True)
     name = results_stem(quick, name, tuning)
     json_path, md_path = results_dir / f'{name}.json', results_dir / f'{name}.md'
-    json_path.write_text(json.dumps(results, indent=1) + '\n')
-    md_path.write_text(render_markdown(results))
-    return [json_path, md_path]
+    atomic_write_text(json_path, json.dumps(results, indent=1) + '\n')
+    atomic_write_text(md_path, render_markdown(results))
+    written = [json_path, md_path]
+    if name == 'compare' and results_dir.resolve() == (REPO_ROOT / 'benchmarks' / 'results').resolve():
+        readme = REPO_ROOT / 'README.md'  # the published table: the README's summary follows it
+        atomic_write_text(readme, with_readme_summary(readme.read_text(), results))
+        written.append(readme)
+    return written
 
 
 def relative_to_repo(path: Path) -> str:
