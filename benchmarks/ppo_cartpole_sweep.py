@@ -37,6 +37,11 @@ ROWS = {
     'epochs_10': {'learn.epoch_per_collect': 10},
     'batch_128': {'learn.batch_size': 128},
     'batch_512': {'learn.batch_size': 512},
+    # more updates per env step (RL Zoo's CartPole PPO: 256 per rollout, 20 epochs of one minibatch)
+    'n256_epochs20': {'collect.n_sample': 256, 'learn.epoch_per_collect': 20},
+    'n256_epochs10': {'collect.n_sample': 256, 'learn.epoch_per_collect': 10},
+    'n512_epochs10_batch128': {'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
+    'n256_epochs10_batch128': {'collect.n_sample': 256, 'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
 }
 
 
