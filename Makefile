@@ -27,7 +27,7 @@ install: $(PYTHON)
 run: install-base
 	$(PYTHON) -m ding.entry.cli train --algo dqn --env CartPole-v0 --exp-name cartpole_dqn_seed0
 
-# The newcomer's check: every test but the long learning runs (under two minutes).
+# The newcomer's check: every test but the long learning runs (about 2.5 minutes on 2 cores).
 test: install
 	$(PYTHON) -m pytest -q -m "not slow" tests
 
