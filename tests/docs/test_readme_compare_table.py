@@ -18,9 +18,10 @@ def published():
 
 
 def test_readme_table_is_the_one_rendered_from_compare_json():
-    readme = (ROOT / 'README.md').read_text()
-    assert readme == report_table.with_readme_summary(readme, published()), \
-        'README.md comparison table differs from compare.json: run benchmarks/compare/run.py --aggregate-only'
+    readme, results = (ROOT / 'README.md').read_text(), published()
+    assert readme == report_table.with_readme_summary(readme, results), \
+        ('README.md comparison table differs from compare.json: run benchmarks/compare/run.py --aggregate-only '
+         f"--seeds {' '.join(map(str, results['seeds']))}")
 
 
 def test_an_edited_number_is_caught():
