@@ -107,24 +107,15 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
         return clock['rate']
 
     def _write_row(ctx: Any, now: float, rate: float) -> None:
-        returns = (ctx.eval_output or {}).get('episode_return') if math.isfinite(ctx.eval_value) else None
         row = {'env_step': int(ctx.env_step), 'train_iter': int(ctx.train_iter), 'env_episode': int(ctx.env_episode),
-               'eval_return_mean': float(ctx.eval_value) if returns is not None else None,
-               'eval_return_std': float(_std(returns)) if returns else None,
-               'eval_episodes': len(returns) if returns else None,
-               'time_s': round(clock['offset'] + now - clock['start'], 3), 'env_steps_per_s': round(rate, 1),
+               **eval_columns(ctx), 'time_s': round(clock['offset'] + now - clock['start'], 3),
+               'env_steps_per_s': round(rate, 1),
                # env faults so far (env_faults.py), collector and evaluator envs: restarts, and
                # the episodes they dropped
                'env_restarts': int(getattr(ctx, 'env_restarts', 0)) + int(getattr(ctx, 'eval_env_restarts', 0)),
                'dropped_episodes': int(getattr(ctx, 'dropped_episodes', 0))
                + int(getattr(ctx, 'eval_dropped_episodes', 0))}
-        row.update({f'train_{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {})
-        if rows and rows[-1]['env_step'] == row['env_step'] and rows[-1]['train_iter'] == row['train_iter']:
-            rows[-1] = row  # the final row of a step that also evaluated
-        else:
-            rows.append(row)
-        atomic_write_text(run_dir.result_json, ''.join(json.dumps(r) + '\n' for r in rows))
-        atomic_write_text(run_dir.progress_csv, rows_to_csv(rows))
+        record_row(run_dir, rows, {**row, **train_columns(ctx)})
 
     def _show(text: str, final: bool) -> None:
         if tty:
@@ -158,6 +149,31 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
 
     # Only the kept counters are declared: the step's results are read after the yield.
     return contract(_progress, reads=('env_step', 'train_iter', 'env_episode'), name='progress_reporter')
+
+
+def eval_columns(ctx: Any) -> Dict[str, Any]:
+    """A row's evaluation columns: the step's mean return, its spread and episode count (None
+    when the step did not evaluate)."""
+    returns = (ctx.eval_output or {}).get('episode_return') if math.isfinite(ctx.eval_value) else None
+    return {'eval_return_mean': float(ctx.eval_value) if returns is not None else None,
+            'eval_return_std': float(_std(returns)) if returns else None,
+            'eval_episodes': len(returns) if returns else None}
+
+
+def train_columns(ctx: Any) -> Dict[str, Any]:
+    """A row's training columns: the step's training scalars, averaged, as `train_<name>`."""
+    return {f'train_{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {}
+
+
+def record_row(run_dir: RunDir, rows: List[Dict[str, Any]], row: Dict[str, Any]) -> None:
+    """Add `row` to `rows`, replacing the last row when it is of the same step (the final row of
+    a step that also evaluated), and rewrite result.json and progress.csv atomically."""
+    if rows and rows[-1]['env_step'] == row['env_step'] and rows[-1]['train_iter'] == row['train_iter']:
+        rows[-1] = row
+    else:
+        rows.append(row)
+    atomic_write_text(run_dir.result_json, ''.join(json.dumps(r) + '\n' for r in rows))
+    atomic_write_text(run_dir.progress_csv, rows_to_csv(rows))
 
 
 def _std(values: List[float]) -> float:
