@@ -15,8 +15,9 @@ processes' load moves less).
 Writes benchmarks/results/collection.json.
 
     python benchmarks/collection.py --guard-ab [--rounds 10]
-The non-finite guard's cost (issue 38): the n-step side with the env manager's guard as shipped
-against the same side with the guard's two checks replaced by no-ops, alternating round by round.
+The non-finite guard's cost (issue 38): the n-step side with the guard as shipped (StepCollector
+checks each collect call's columns; the manager's per-step checks are off) against the same side
+with every check replaced by a no-op, alternating round by round.
 The cost counts as within noise when it is smaller than the spread of the guarded side's own
 rounds. Writes benchmarks/results/collection_guard.json.
 """
@@ -111,7 +112,8 @@ def guard_ab(cfg, env_steps: int, nstep: int, rounds: int, out: str) -> None:
     """Guarded against unguarded collection, alternating; writes the medians, the cost and the noise."""
     from ding.envs.env_manager import nonfinite
     unguarded = lambda: mock.patch.multiple(nonfinite, finite=lambda obs, reward: True,  # noqa: E731
-                                            check_reset_obs=lambda *args: None)
+                                            check_reset_obs=lambda *args: None,
+                                            rollout_finite=lambda *args: True)
     wall, cpu, load = {'guarded': [], 'unguarded': []}, {'guarded': [], 'unguarded': []}, []
     for r in range(rounds):
         load.append(os.getloadavg()[0])
@@ -136,7 +138,8 @@ def guard_ab(cfg, env_steps: int, nstep: int, rounds: int, out: str) -> None:
     result = {'benchmark': 'collection_guard', 'date': datetime.now(timezone.utc).isoformat(timespec='seconds'),
               'setting': f'the n-step side of collection.py ({N_ENV} x {ENV_ID}, nstep {nstep}, n_sample '
                          f'{cfg.policy.collect.n_sample}, {env_steps} env steps per round, {rounds} rounds, '
-                         'sides alternating); unguarded: nonfinite.finite and check_reset_obs patched to no-ops',
+                         'sides alternating); unguarded: nonfinite.finite, check_reset_obs and rollout_finite patched to '
+                         'no-ops',
               'load_average_1min': load, 'wall': summary(wall), 'cpu': summary(cpu), 'rounds': {'wall': wall, 'cpu': cpu}}
     atomic_write_json(out, result)
     print({k: result[k] for k in ('wall', 'cpu')})

@@ -93,7 +93,10 @@ def test_two_data_parallel_learners_resume_from_rank_0s_run_state_and_stay_ident
     assert learners[0]['params_digest'] == learners[1]['params_digest']  # rank 1 took rank 0's learner state
     assert learners[0]['train_iter'] == learners[1]['train_iter'] > state['ctx']['train_iter']
     counts = [(r['role'], r['env_step'], r['train_iter']) for r in results.values()]
-    assert results[2]['role'] == 'evaluator' and results[2]['env_step'] >= 2500, counts  # the run's total
+    # the run's total reaches the bound; the evaluator's count of the collectors' steps may miss the
+    # last batches sent after the learner ended the run (CI: 2488 against the learners' 2504/2512)
+    assert max(r['env_step'] for r in (*learners, results[2])) >= 2500, counts
+    assert results[2]['role'] == 'evaluator' and results[2]['env_step'] >= 2500 - 200, counts
     assert all(r['env_step'] >= 2000 for r in learners), counts
     # each collector went on from its share (500) and sent only its new steps: counted once
     new_steps = sum(results[i]['env_step'] for i in (3, 4)) - state['ctx']['env_step']

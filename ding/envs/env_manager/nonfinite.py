@@ -12,6 +12,9 @@ the same function), so the check lives here once.
   env is reset. An env giving non-finite values more than `max_retry` times with no completed
   episode between still stops the run, so 'warn' cannot spin for ever.
 A reset observation that is not finite always raises: there is no step to drop.
+Under 'raise', a StepCollector running its own rollout loop checks each collect call's columns
+at once instead (`BaseEnvManagerV2.defer_nonfinite_check`, `rollout_finite`, `first_bad_step`):
+checking every step cost 1.5% of CartPole collection, checking per call 0.2%.
 Dict observations are not checked (their rewards are). The worker-inference sampler's
 `collect_rollout` raises in both modes (its episodes run on in the workers).
 """
@@ -56,7 +59,7 @@ def _finite_array(values: np.ndarray) -> bool:
     return math.isfinite(sum(values.ravel().tolist()) if values.size <= _SUMMED else float(_zero_dot(values)))
 
 
-_SUMMED = 512  # elements up to which `tolist` + `sum` beats one BLAS call
+_SUMMED = 64  # elements up to which `tolist` + `sum` beats one BLAS call (~1 us either way at 64)
 _ZEROS = {}  # (size, dtype) -> zeros to dot with; a manager steps arrays of one or two shapes
 
 
@@ -106,6 +109,32 @@ def check_reset_obs(who: str, obs: Any, env_ids: Sequence[int], offset: int = 0)
         if not np.isfinite(obs[row]).all():
             raise NonFiniteError(f'{who}: env {int(env_id) + offset} returned a non-finite observation '
                                  f'{_show(obs[row])} from reset')
+
+
+def rollout_finite(obs: Any, next_obs: Any, reward: np.ndarray) -> bool:
+    """True when a rollout's `[env, T]` columns hold only finite values (float observations;
+    a dict observation's Batch is not checked): the deferred check of `BaseEnvManagerV2.
+    defer_nonfinite_check`, a few array passes per collect call instead of one check per step."""
+    return _finite_array(reward) and all(not isinstance(o, np.ndarray) or o.dtype.kind != 'f' or _finite_array(o)
+                                         for o in (next_obs, obs))
+
+
+def first_bad_step(obs: Any, next_obs: Any, reward: np.ndarray) -> Tuple[int, int, str, bool]:
+    """(env row, step t, what is wrong, from a reset) of the first non-finite value of a
+    rollout's `[env, T]` columns in time order (`rollout_finite` was False). At each t the
+    observation acted on comes first: when it is bad, the step before returned a finite one (or
+    t is 0, whose observation the previous call checked), so it came from a reset."""
+    floats = lambda o: isinstance(o, np.ndarray) and o.dtype.kind == 'f'  # noqa: E731
+    for t in range(reward.shape[1]):
+        if floats(obs):
+            rows = (~np.isfinite(obs[:, t])).reshape(len(obs), -1).any(axis=1)
+            if rows.any():
+                i = int(np.flatnonzero(rows)[0])
+                return i, t, f'observation {_show(obs[i, t])}', True
+        found = bad_rows(next_obs[:, t] if floats(next_obs) else None, reward[:, t])
+        if found:
+            return found[0][0], t, found[0][1], False
+    raise ValueError('first_bad_step: every value is finite')
 
 
 def check_rollout(who: str, obs: Any, reward: np.ndarray, steps: int, offset: int = 0) -> None:

@@ -72,6 +72,11 @@ class StepCollector:
             self._random_policy = get_random_policy(*self._random_policy_args)
         env.seed(cfg.seed)  # before binding a worker actor: the actors are seeded like their envs
         self._worker_link = WorkerActorLink(policy, env) if worker_actors else None
+        # Our own rollout loop checks each call's columns for NaN / inf at once, so the manager
+        # stops checking every step (nonfinite.py; the other paths keep the manager's checks).
+        defer = optional_attr(env, 'defer_nonfinite_check')
+        own_loop = self._sampler is None and not worker_actors and self._recorder is None
+        self._begin_check = defer() if defer is not None and own_loop else None
         contract(self, reads=('env_step', 'collect_kwargs'),
                  writes=('trajectories', 'trajectory_end_idx', 'env_step', 'env_episode', 'env_restarts',
                          'dropped_episodes'))
@@ -104,7 +109,10 @@ class StepCollector:
             batch, ctx.trajectory_end_idx = self._recorder.take_trajectories()  # a list, as in DI-engine
         else:
             cols = TransitionColumns(env.env_num, steps, self._extra_keys)
+            check = self._begin_check() if self._begin_check is not None else None
             episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {}, cols)
+            if check is not None:  # before a row leaves for the buffer
+                check(cols.cols)
             batch = cols.to_batch()
         ctx.trajectories = batch
         if self._recorder is None:
