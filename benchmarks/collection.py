@@ -138,8 +138,8 @@ def guard_ab(cfg, env_steps: int, nstep: int, rounds: int, out: str) -> None:
     result = {'benchmark': 'collection_guard', 'date': datetime.now(timezone.utc).isoformat(timespec='seconds'),
               'setting': f'the n-step side of collection.py ({N_ENV} x {ENV_ID}, nstep {nstep}, n_sample '
                          f'{cfg.policy.collect.n_sample}, {env_steps} env steps per round, {rounds} rounds, '
-                         'sides alternating); unguarded: nonfinite.finite, check_reset_obs and rollout_finite patched to '
-                         'no-ops',
+                         'sides alternating); unguarded: nonfinite.finite, check_reset_obs and rollout_finite '
+                         'patched to no-ops',
               'load_average_1min': load, 'wall': summary(wall), 'cpu': summary(cpu), 'rounds': {'wall': wall, 'cpu': cpu}}
     atomic_write_json(out, result)
     print({k: result[k] for k in ('wall', 'cpu')})
