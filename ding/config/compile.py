@@ -45,10 +45,14 @@ TOP_LEVEL = dict(exp_name='default_experiment', seed=0, reward_model=dict(), wor
 
 def import_create_names(create_cfg: Mapping) -> None:
     """Import every module listed in `create_cfg.<section>.import_names` (they register types)."""
-    for section in create_cfg.values():
+    for key, section in create_cfg.items():
         if isinstance(section, Mapping):
             for name in section.get('import_names', None) or ():
-                importlib.import_module(name)
+                try:
+                    importlib.import_module(name)
+                except ImportError as err:  # a misspelt module, or a package it needs is missing: one line
+                    raise schema.ConfigValueError(f'create_config.{key}.import_names: cannot import {name!r} '
+                                                  f'({err})') from err
 
 
 def resolve_class(registry: Registry, section: Optional[Mapping], default_type: Optional[str] = None) -> Any:

@@ -84,11 +84,22 @@ def read_tuned(path: str) -> TunedConfig:
         raise ValueError(f'{path}: an offline pair (budget_train_iter) needs a `dataset` recipe, and only it has one')
     if dataset is not None and sorted(dataset) != sorted(_DATASET_KEYS):
         raise ValueError(f'{path}: dataset needs exactly the keys {list(_DATASET_KEYS)}; has {sorted(dataset)}')
+    _check_algo(path, str(data['algo']).lower())
     note = text.splitlines()[0].lstrip('# ').strip() if text.startswith('#') else ''
     return TunedConfig(str(data['algo']).lower(), str(data['env']), float(data['threshold']),
                        0 if offline else int(data['budget_env_steps']), str(data['base_config']),
                        data.get('overrides') or {}, os.path.abspath(path), note, data.get('search_space'),
                        int(data['budget_train_iter']) if offline else None, dataset)
+
+
+def _check_algo(path: str, algo: str) -> None:
+    """`algo` names the run (its directory, `ding list`, `find_tuned`): it must be an algorithm
+    we ship, a policy type (importing ding.policy declares them all without loading torch)."""
+    import ding.policy  # noqa: F401  (declares the policy types)
+    from ding.utils.registry import POLICY_REGISTRY
+    known = sorted(set(POLICY_REGISTRY) | set(POLICY_REGISTRY.lazy))
+    if algo not in known:
+        raise ChoiceError(f'{path}: algo: {choice_error("algorithm", algo, known)}')
 
 
 def tuned_configs(config_dir: str = CONFIG_DIR) -> List[TunedConfig]:

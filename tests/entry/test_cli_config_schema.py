@@ -26,6 +26,14 @@ def in_tmp(tmp_path, monkeypatch):
         'algo: dqn\nenv: CartPole-v0\nthreshold: 195\nbudget_env_steps: 1000\n'
         'base_config: dizoo.classic_control.cartpole.config.cartpole_dqn_config\n'
         'overrides:\n  policy:\n    learn:\n      learning_rate: fast\n')
+    (tmp_path / 'algo_dqnx.yaml').write_text(
+        'algo: dqnx\nenv: CartPole-v0\nthreshold: 195\nbudget_env_steps: 1000\n'
+        'base_config: dizoo.classic_control.cartpole.config.cartpole_dqn_config\n')
+    # a DI-engine config file whose env module cannot be imported
+    (tmp_path / 'bad_import.py').write_text(
+        'from dizoo.classic_control.cartpole.config.cartpole_dqn_config import main_config\n'
+        "create_config = dict(env=dict(type='cartpole', import_names=['dizoo.classic_control.cartpole.envs.no_such_env'"
+        "]), env_manager=dict(type='base'), policy=dict(type='dqn'))\n")
     return tmp_path
 
 
@@ -64,6 +72,10 @@ CASES = [
      "env.manager.nonfinite must be one of 'raise', 'warn', got 'ignore'"),
     ('algo dqnx', ['train', '--algo', 'dqnx', '--env', 'CartPole-v0'],
      "unknown algorithm 'dqnx' (did you mean 'dqn'?)"),
+    ('algo dqnx in a YAML file', ['train', '-f', 'algo_dqnx.yaml'],
+     "algo_dqnx.yaml: algo: unknown algorithm 'dqnx' (did you mean 'dqn'?)"),
+    ('an import_names module that does not import', ['train', '-f', 'bad_import.py'],
+     "create_config.env.import_names: cannot import 'dizoo.classic_control.cartpole.envs.no_such_env' (No module"),
     # issue 36: keys SAC never reads are misspellings, with where the key SAC reads is
     ('SAC learn.learning_rate', SAC + overrides(policy={'learn': {'learning_rate': 1e-3}}),
      "unknown config key cfg.policy.learn.learning_rate (did you mean 'learning_rate_q'?)"),
