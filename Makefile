@@ -11,11 +11,12 @@ TORCH_PIN ?= torch==2.13.0
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 
-# What the first run needs and no more: ding's own dependencies, CPU torch and gymnasium's
-# classic-control envs (under 1 GB; the test extra alone is over 1 GB more).
+# What the first run needs and no more: ding's own dependencies, CPU torch, gymnasium's
+# classic-control envs and matplotlib for `ding plot` (0.90 GB; the test extra alone is over 1 GB
+# more). --no-compile: Python compiles only the modules a run imports, not all of torch's (184 MB).
 install-base: $(PYTHON)
-	$(PIP) install -q "$(TORCH_PIN)"
-	$(PIP) install -q -e .
+	$(PIP) install -q --no-compile "$(TORCH_PIN)"
+	$(PIP) install -q --no-compile -e ".[plot]"
 
 # With the test extra: the test suite drives every env family, Ray, optuna, onnx, wandb...
 install: $(PYTHON)

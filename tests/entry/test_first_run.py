@@ -1,6 +1,6 @@
-"""`make run`, the newcomer's first command: it installs ding's base dependencies only (no
-extra), so the path it trains through (`ding train`, then `ding eval` and `ding resume` on its
-folder) must work with nothing else. Checked in a fresh interpreter whose only packages are
+"""`make run`, the newcomer's first command: it installs ding's base dependencies and only the
+plot extra (for `ding plot`), so the path it trains through (`ding train`, then `ding eval` and
+`ding resume` on its folder) must work with the base dependencies alone. Checked in a fresh interpreter whose only packages are
 those of a bare install: a folder of links to the base dependencies' files, `python -S` (no
 site-packages), so optional imports (e.g. torch.hub's tqdm) take their fallback as there."""
 import ast

@@ -9,6 +9,7 @@ Standard library + numpy + gymnasium only: runners execute this inside peer venv
 """
 import argparse
 import contextlib
+import dataclasses
 import json
 import time
 from typing import Any, Callable, ContextManager, Dict, List, Optional
@@ -36,10 +37,14 @@ def parse_runner_args(argv: Optional[List[str]] = None,
     p.add_argument('--max-env-steps', type=int, default=None, help='default: the benchmark budget')
     p.add_argument('--max-wall-s', type=float, default=None, help='default: the benchmark wall cap')
     p.add_argument('--torch-threads', type=int, default=1, help='0 keeps the framework default')
+    p.add_argument('--whole-budget', action='store_true',
+                   help='never stop at a threshold: a learning curve over the whole env-step budget')
     if add_arguments is not None:
         add_arguments(p)
     args = p.parse_args(argv)
     spec = get_spec(args.benchmark)
+    if args.whole_budget:
+        spec = dataclasses.replace(spec, thresholds=(float('inf'), ))
     args.spec = spec
     args.max_env_steps = args.max_env_steps or spec.env_step_budget
     args.max_wall_s = args.max_wall_s or spec.wall_cap_s
