@@ -26,22 +26,29 @@ from ding.utils.fileio import atomic_write_json  # noqa: E402
 
 OUT = 'benchmarks/results/ppo_cartpole_sweep.json'
 
-# Shipped: n_sample 512, 5 epochs of batch 256, lr 1e-3 decayed linearly to 0 over 3,000 updates.
+# Each row overrides the shipped config. The rows were swept around the earlier config, OLD (512 per
+# collect, 5 epochs of batch 256, lr 1e-3 decayed linearly to 0 over 3,000 updates), so they spell it out;
+# 'shipped' is the config as it is now, the row n256_epochs20_decay7800 (chosen on seeds 0-19).
+OLD = {'collect.n_sample': 512, 'learn.epoch_per_collect': 5, 'learn.lr_decay_iters': 3000}
 ROWS = {
     'shipped': {},
-    'no_lr_decay': {'learn.lr_decay_iters': None},
-    'lr_decay_1000': {'learn.lr_decay_iters': 1000},
-    'lr_decay_2000': {'learn.lr_decay_iters': 2000},
-    'lr_2e-3': {'learn.learning_rate': 2e-3},
-    'n_sample_256': {'collect.n_sample': 256},
-    'epochs_10': {'learn.epoch_per_collect': 10},
-    'batch_128': {'learn.batch_size': 128},
-    'batch_512': {'learn.batch_size': 512},
+    'old': OLD,
+    'no_lr_decay': {**OLD, 'learn.lr_decay_iters': None},
+    'lr_decay_1000': {**OLD, 'learn.lr_decay_iters': 1000},
+    'lr_decay_2000': {**OLD, 'learn.lr_decay_iters': 2000},
+    'lr_2e-3': {**OLD, 'learn.learning_rate': 2e-3},
+    'n_sample_256': {**OLD, 'collect.n_sample': 256},
+    'epochs_10': {**OLD, 'learn.epoch_per_collect': 10},
+    'batch_128': {**OLD, 'learn.batch_size': 128},
+    'batch_512': {**OLD, 'learn.batch_size': 512},
     # more updates per env step (RL Zoo's CartPole PPO: 256 per rollout, 20 epochs of one minibatch)
-    'n256_epochs20': {'collect.n_sample': 256, 'learn.epoch_per_collect': 20},
-    'n256_epochs10': {'collect.n_sample': 256, 'learn.epoch_per_collect': 10},
-    'n512_epochs10_batch128': {'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
-    'n256_epochs10_batch128': {'collect.n_sample': 256, 'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
+    'n256_epochs20': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 20},
+    # the same with the lr annealed over RL Zoo's 100k env steps (7,800 updates) instead of ~38k: shipped
+    'n256_epochs20_decay7800': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 20,
+                                'learn.lr_decay_iters': 7800},
+    'n256_epochs10': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 10},
+    'n512_epochs10_batch128': {**OLD, 'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
+    'n256_epochs10_batch128': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
 }
 
 
