@@ -46,6 +46,8 @@ ROWS = {
     # the same with the lr annealed over RL Zoo's 100k env steps (7,800 updates) instead of ~38k: shipped
     'n256_epochs20_decay7800': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 20,
                                 'learn.lr_decay_iters': 7800},
+    # the shipped config with SB3's (RL Zoo's) network: two hidden layers of 64 per branch, not three
+    'shipped_2x64': {'model.actor_head_layer_num': 0, 'model.critic_head_layer_num': 0},
     'n256_epochs10': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 10},
     'n512_epochs10_batch128': {**OLD, 'learn.epoch_per_collect': 10, 'learn.batch_size': 128},
     'n256_epochs10_batch128': {**OLD, 'collect.n_sample': 256, 'learn.epoch_per_collect': 10, 'learn.batch_size': 128},

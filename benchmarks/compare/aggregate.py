@@ -126,6 +126,10 @@ def summarize_benchmark(thresholds: Sequence[float], runs_by_framework: Dict[str
 
 
 OURS_ASYNC = 'ours_async'  # our runner with async_mode=True: a column of ours, not a peer
+# our runner with the peer's (RL Zoo's) network sizes where our config's differ (ours_runner.PEER_NETWORK):
+# a column of ours, not a peer, with its own ratio to the fastest peer
+OURS_PEER_NET = 'ours_peer_net'
+OUR_COLUMNS = ('ours', OURS_ASYNC, OURS_PEER_NET)
 
 
 def capped_frameworks(benchmark_summary: Dict[str, Any], threshold_index: int) -> List[str]:
@@ -144,18 +148,20 @@ def async_ratio(benchmark_summary: Dict[str, Any], threshold_index: int) -> Opti
     return None if sync_t is None or async_t is None or sync_t <= 0 else async_t / sync_t
 
 
-def speed_ratio(benchmark_summary: Dict[str, Any], threshold_index: int, ours: str = 'ours') -> Optional[float]:
-    """Our median wall time over the fastest peer's (bars.md target: <= 0.5). Our async column
-    ('ours_async') is not a peer. None when any framework of the row was stopped by its wall cap
-    before the threshold: its time is unknown, so 'fastest peer' would be a guess."""
+def speed_ratio(benchmark_summary: Dict[str, Any], threshold_index: int, ours: str = 'ours',
+                against: Optional[Sequence[str]] = None) -> Optional[float]:
+    """Our median wall time (column `ours`: 'ours' or OURS_PEER_NET) over the fastest peer's
+    (bars.md target: <= 0.5), among `against` (default: every peer). Our other columns are not
+    peers. None when `ours` or a peer of the row was stopped by its wall cap before the threshold:
+    its time is unknown, so the ratio would be a guess."""
     if ours not in benchmark_summary:
         return None
-    if any(f != OURS_ASYNC for f in capped_frameworks(benchmark_summary, threshold_index)):
+    if any(f == ours or f not in OUR_COLUMNS for f in capped_frameworks(benchmark_summary, threshold_index)):
         return None
     ours_t = benchmark_summary[ours]['thresholds'][threshold_index]['median_wall_s']
     peers: List[float] = [
         s['thresholds'][threshold_index]['median_wall_s'] for name, s in benchmark_summary.items()
-        if name not in (ours, OURS_ASYNC)
+        if name not in OUR_COLUMNS and (against is None or name in against)
     ]
     peers = [p for p in peers if p is not None]
     if ours_t is None or not peers or min(peers) <= 0:

@@ -4,11 +4,12 @@ stopped by its wall cap before the threshold reads 'not reached in N env steps (
 its row has no ratio."""
 from typing import Any, Dict, List, Optional
 
-from aggregate import OURS_ASYNC, async_ratio, capped_frameworks, speed_ratio
+from aggregate import OUR_COLUMNS, OURS_ASYNC, OURS_PEER_NET, async_ratio, capped_frameworks, speed_ratio
 from benchmark_specs import EVAL_EVERY_ENV_STEPS
 
-FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode', 'sb3': 'Stable-Baselines3',
-                    'tianshou': 'Tianshou'}
+FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode',
+                    OURS_PEER_NET: "ding (ours), SB3's network sizes", 'sb3': 'Stable-Baselines3', 'tianshou': 'Tianshou'}
+SAME_NET = "= ours (SB3's sizes)"  # the peer-network cell of a benchmark whose config already has them
 ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
 
 
@@ -41,16 +42,30 @@ def format_ratio(ratio: Optional[float], capped: bool = False) -> str:
     return '-' if ratio is None else f'{ratio:.2f}x'
 
 
+def peer_ratio_text(per_fw: Dict[str, Any], i: int, ours: str = 'ours', against: Any = None) -> str:
+    """Column `ours` over the fastest of `against` (default every peer), or why there is no ratio."""
+    capped = capped_frameworks(per_fw, i)
+    return format_ratio(speed_ratio(per_fw, i, ours, against), any(f == ours or f not in OUR_COLUMNS for f in capped))
+
+
+def peer_net_ratio_text(per_fw: Dict[str, Any], i: int) -> str:
+    """Ours at SB3's network sizes over SB3 (the other peers' networks may differ again): the
+    OURS_PEER_NET column, or 'ours' where our config already has SB3's sizes."""
+    return peer_ratio_text(per_fw, i, OURS_PEER_NET if OURS_PEER_NET in per_fw else 'ours', ('sb3', ))
+
+
 def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> List[str]:
-    rows, with_async = [], OURS_ASYNC in frameworks
+    rows, with_async, with_peer_net = [], OURS_ASYNC in frameworks, OURS_PEER_NET in frameworks
     per_fw = bench['frameworks']
     for i, threshold in enumerate(bench['thresholds']):
-        cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget']) if f in per_fw else 'not run'
-                 for f in frameworks]
+        cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget']) if f in per_fw
+                 else SAME_NET if f == OURS_PEER_NET else 'not run' for f in frameworks]
         label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
-        capped = capped_frameworks(per_fw, i)
-        ratios = [format_ratio(speed_ratio(per_fw, i), any(f != OURS_ASYNC for f in capped))]
+        ratios = [peer_ratio_text(per_fw, i)]
+        if with_peer_net:
+            ratios.append(peer_net_ratio_text(per_fw, i))
         if with_async:
+            capped = capped_frameworks(per_fw, i)
             ratios.append(format_ratio(async_ratio(per_fw, i), any(f in ('ours', OURS_ASYNC) for f in capped)))
         rows.append(f"| {label} | {threshold:g} | " + ' | '.join(cells) + ''.join(f' | {r}' for r in ratios) + ' |')
     return rows
@@ -70,7 +85,7 @@ def held_out_text(results: Dict[str, Any]) -> str:
 
 def render_markdown(results: Dict[str, Any]) -> str:
     frameworks = results['frameworks']
-    with_async = OURS_ASYNC in frameworks
+    with_async, with_peer_net = OURS_ASYNC in frameworks, OURS_PEER_NET in frameworks
     lines = [
         '# Side-by-side comparison: time to threshold',
         '',
@@ -83,9 +98,14 @@ def render_markdown(results: Dict[str, Any]) -> str:
         'gets no ratio.',
         '',
         '| benchmark | threshold | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in frameworks) +
-        ' | ours / fastest peer |' + (' async / sync (ours) |' if with_async else ''),
-        '|---|---|' + '---|' * len(frameworks) + '---|' + ('---|' if with_async else ''),
+        ' | ours / fastest peer |' + (" ours at SB3's network sizes / SB3 |" if with_peer_net else '')
+        + (' async / sync (ours) |' if with_async else ''),
+        '|---|---|' + '---|' * len(frameworks) + '---|' + ('---|' if with_peer_net else '')
+        + ('---|' if with_async else ''),
     ]
+    if with_peer_net:
+        lines[2] += (" Where our config's network differs from SB3's (RL Zoo's), the column \"SB3's network "
+                     "sizes\" runs ours with SB3's sizes (benchmarks/compare/runners/ours_runner.py, PEER_NETWORK).")
     for name, bench in results['benchmarks'].items():
         lines += benchmark_rows(name, bench, frameworks)
     lines += ['', '## Versions', '']
@@ -109,20 +129,32 @@ def summary_markdown(results: Dict[str, Any]) -> str:
     median wall seconds to the threshold (seeds that reached it / seeds); the full table with env
     steps is docs/benchmarks.md."""
     peers = [f for f in PEER_ORDER if f in results['frameworks']]
+    peer_net = OURS_PEER_NET in results['frameworks']
     lines = [f"Median wall seconds to the threshold on seeds {', '.join(map(str, results['seeds']))}"
              f"{' (held out from every tuning sweep)' if results.get('seeds_held_out_from') else ''}, one torch "
              f"thread on this 2-core CPU, evaluations included; (n/m) seeds reached it. Generated "
-             f"{results['generated_at'][:10]}; env steps and versions: `benchmarks/results/compare.md`.", '',
-             '| benchmark | ding | ' + ' | '.join(FRAMEWORK_TITLES[f] for f in peers) + ' | ding / fastest peer |',
-             '|---|---|' + '---|' * len(peers) + '---|']
+             f"{results['generated_at'][:10]}; env steps and versions: `benchmarks/results/compare.md`."
+             + (" \"ding, SB3's nets\": our config with SB3's network sizes where they differ." if peer_net else ''),
+             '',
+             '| benchmark | ding | ' + ("ding, SB3's nets | " if peer_net else '')
+             + ' | '.join(FRAMEWORK_TITLES[f] for f in peers) + ' | ding / fastest peer |'
+             + (" ding at SB3's nets / SB3 |" if peer_net else ''),
+             '|---|---|' + '---|' * (len(peers) + (2 if peer_net else 0)) + '---|']
     for bench in results['benchmarks'].values():
         per_fw = bench['frameworks']
         for i, threshold in enumerate(bench['thresholds']):
             label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']} to {threshold:g}"
-            cells = [_summary_cell(per_fw[f]['thresholds'][i] if f in per_fw else None, bench['env_step_budget'])
-                     for f in ('ours', *peers)]
-            ratio = format_ratio(speed_ratio(per_fw, i), any(f != OURS_ASYNC for f in capped_frameworks(per_fw, i)))
-            lines.append(f'| {label} | ' + ' | '.join(cells) + f' | {ratio} |')
+            ours = [_summary_cell(per_fw['ours']['thresholds'][i] if 'ours' in per_fw else None,
+                                  bench['env_step_budget'])]
+            if peer_net:
+                ours.append(_summary_cell(per_fw[OURS_PEER_NET]['thresholds'][i], bench['env_step_budget'])
+                            if OURS_PEER_NET in per_fw else 'same')
+            cells = ours + [_summary_cell(per_fw[f]['thresholds'][i] if f in per_fw else None,
+                                          bench['env_step_budget']) for f in peers]
+            ratios = [peer_ratio_text(per_fw, i)]
+            if peer_net:
+                ratios.append(peer_net_ratio_text(per_fw, i))
+            lines.append(f'| {label} | ' + ' | '.join(cells) + ''.join(f' | {r}' for r in ratios) + ' |')
     return '\n'.join(lines) + '\n'
 
 

@@ -28,17 +28,19 @@ from typing import Any, Dict, List, Sequence
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE / 'runners')]
 
-from aggregate import OURS_ASYNC, read_log, summarize_benchmark  # noqa: E402
+from aggregate import OURS_ASYNC, OURS_PEER_NET, read_log, summarize_benchmark  # noqa: E402
 from benchmark_specs import (BENCHMARKS, DEFAULT_BENCHMARKS, EVAL_EPISODES, EVAL_EVERY_ENV_STEPS,  # noqa: E402
                              QUICK_ENV_STEP_BUDGET, QUICK_WALL_CAP_S, BenchmarkSpec)
+from ours_runner import PEER_NETWORK  # noqa: E402
 from report_table import render_markdown, with_readme_summary  # noqa: E402
 from seed_guard import FIRST_REPORTING_SEED, SWEEP_RESULTS, SeedRefused, check_reporting_seeds  # noqa: E402
 from venvs import DEFAULT_VENV_ROOT, ensure_venv  # noqa: E402
 
 from ding.utils.fileio import atomic_write_text  # noqa: E402
 
-# OURS_ASYNC: our runner with async_mode=True, so that sync and async alternate seed by seed
-FRAMEWORKS = ('ours', OURS_ASYNC, 'sb3', 'tianshou')
+# OURS_ASYNC: our runner with async_mode=True, so that sync and async alternate seed by seed;
+# OURS_PEER_NET: our runner with SB3's network sizes, on the benchmarks where our config's differ
+FRAMEWORKS = ('ours', OURS_ASYNC, OURS_PEER_NET, 'sb3', 'tianshou')
 REPO_ROOT = HERE.parent.parent
 # Seconds a runner may take beyond its wall cap (imports, setup, the last training chunk)
 # before the harness kills it.
@@ -67,7 +69,7 @@ def run_process(cmd: List[str], console_log: Path, timeout_s: float, env: Dict[s
 
 
 def runner_of(framework: str) -> str:
-    return 'ours' if framework == OURS_ASYNC else framework
+    return 'ours' if framework in (OURS_ASYNC, OURS_PEER_NET) else framework
 
 
 def runner_env(framework: str) -> Dict[str, str]:
@@ -93,6 +95,8 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
                 stem.parent.mkdir(parents=True, exist_ok=True)
                 use_async = framework == OURS_ASYNC or (framework == 'ours' and args.ours_async)
                 extra = ['--async-mode'] if use_async else []
+                if framework == OURS_PEER_NET:
+                    extra += ['--override', json.dumps({'policy': {'model': PEER_NETWORK[spec.algo]}})]
                 cmd = runner_command(pythons[framework], framework, bench, seed, stem.with_suffix('.jsonl'), budget,
                                      cap, args.torch_threads, extra)
                 print(f'[compare] {bench} seed {seed} {framework} ...', flush=True)
@@ -106,8 +110,9 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
 
 
 def frameworks_of(spec: BenchmarkSpec, asked: Sequence[str]) -> List[str]:
-    """The asked frameworks that have a runner for this benchmark's algorithm."""
-    return [f for f in asked if runner_of(f) in spec.frameworks]
+    """The asked frameworks that have a runner for this benchmark's algorithm (the peer-network
+    column only where our config's network differs from SB3's)."""
+    return [f for f in asked if runner_of(f) in spec.frameworks and (f != OURS_PEER_NET or spec.algo in PEER_NETWORK)]
 
 
 def budget_and_cap(spec: BenchmarkSpec, quick: bool) -> tuple:

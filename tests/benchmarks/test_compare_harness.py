@@ -205,6 +205,34 @@ def test_our_async_column_is_not_a_peer_and_gets_its_own_ratio(tmp_path):
             in md)
 
 
+def test_our_peer_network_column_is_not_a_peer_and_gets_its_own_ratio():
+    def fw(wall):
+        return {'info': {}, 'thresholds': [{'reached': 3, 'seeds': 3, 'median_wall_s': wall, 'median_env_steps': 2000}]}
+    per_fw = {'ours': fw(2.0), 'ours_peer_net': fw(3.0), 'sb3': fw(4.0), 'tianshou': fw(3.0)}
+    assert aggregate.speed_ratio(per_fw, 0) == 2 / 3  # the fastest peer, never our other column
+    assert aggregate.speed_ratio(per_fw, 0, 'ours_peer_net', ('sb3', )) == 0.75
+    bench = {'algo': 'ppo', 'env_id': 'CartPole-v1', 'thresholds': [475], 'env_step_budget': 100_000,
+             'frameworks': per_fw}
+    same_net = dict(bench, algo='dqn', frameworks={'ours': fw(2.0), 'sb3': fw(4.0), 'tianshou': fw(3.0)})
+    results = {'generated_at': 'T', 'quick': False, 'seeds': [0, 1, 2],
+               'frameworks': ['ours', 'ours_peer_net', 'sb3', 'tianshou'],
+               'benchmarks': {'ppo_cartpole_v1': bench, 'dqn_cartpole_v1': same_net}}  # DQN: no peer-net run
+    md = report_table.render_markdown(results).splitlines()
+    cells = '| 2.0 s / 2k (3/3) | 3.0 s / 2k (3/3) | 4.0 s / 2k (3/3) | 3.0 s / 2k (3/3) |'
+    assert f'| PPO CartPole-v1 | 475 {cells} 0.67x | 0.75x |' in md  # the peer-net ratio is against SB3
+    assert ("| DQN CartPole-v1 | 475 | 2.0 s / 2k (3/3) | = ours (SB3's sizes) | 4.0 s / 2k (3/3) | 3.0 s / 2k (3/3) "
+            "| 0.67x | 0.50x |") in md
+    summary = report_table.summary_markdown(results)
+    assert "| PPO CartPole-v1 to 475 | 2.0 s (3/3) | 3.0 s (3/3) | 4.0 s (3/3) | 3.0 s (3/3) | 0.67x | 0.75x |" in summary
+
+
+def test_our_peer_network_column_runs_where_our_network_differs(tmp_path):
+    assert compare_run.frameworks_of(BENCHMARKS['ppo_cartpole_v1'], ['ours', 'ours_peer_net']) == \
+        ['ours', 'ours_peer_net']
+    assert compare_run.frameworks_of(BENCHMARKS['dqn_cartpole_v1'], ['ours', 'ours_peer_net']) == ['ours']
+    assert compare_run.runner_of('ours_peer_net') == 'ours'
+
+
 def test_our_async_column_runs_our_runner_with_async_mode(tmp_path):
     cmd = compare_run.runner_command('py', 'ours_async', 'dqn_cartpole_v1', 0, tmp_path / 'o.jsonl', 1000, 10.0, 1,
                              ['--async-mode'])

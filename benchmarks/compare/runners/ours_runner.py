@@ -28,6 +28,15 @@ OURS = {
     'qrdqn_minatar': ('dizoo.minatar.config.breakout_qrdqn_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
 }
 
+# SB3's networks (RL Zoo's hyperparameters use SB3's defaults for these envs) where our dizoo
+# config's differ, as overrides of `policy.model`; the harness's OURS_PEER_NET column runs them.
+# PPO CartPole: actor and critic of 2 x 64 tanh each (ours: 3 x 64); SAC Pendulum: actor and twin
+# critics of 2 x 256 (ours: 2 x 128). DQN CartPole: 2 x 256 in both, nothing to override.
+PEER_NETWORK = {
+    'ppo': {'actor_head_layer_num': 0, 'critic_head_layer_num': 0},
+    'sac': {'actor_head_hidden_size': 256, 'critic_head_hidden_size': 256},
+}
+
 
 def load_config(config_module: str, env_id: str, seed: int, exp_name: str, override: Any = None) -> Any:
     from ding.config import compile_config
