@@ -28,8 +28,10 @@ def test_a_runs_total_config_names_the_manager_it_built_once(tmp_path, monkeypat
 
 
 def write_two_managers(path, in_main, in_create):
-    path.write_text('from dizoo.classic_control.cartpole.config.cartpole_dqn_config import main_config, '
-                    'create_config\n'
+    # copies: the file runs in this process, and the dizoo module's dicts are shared with every other test
+    path.write_text('import copy\n'
+                    'from dizoo.classic_control.cartpole.config import cartpole_dqn_config as base\n'
+                    'main_config, create_config = copy.deepcopy(base.main_config), copy.deepcopy(base.create_config)\n'
                     f'main_config.env.manager = dict(type={in_main!r})\n'
                     f'create_config.env_manager = dict(type={in_create!r})\n')
 

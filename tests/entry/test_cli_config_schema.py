@@ -31,7 +31,9 @@ def in_tmp(tmp_path, monkeypatch):
         'base_config: dizoo.classic_control.cartpole.config.cartpole_dqn_config\n')
     # a DI-engine config file whose env module cannot be imported
     (tmp_path / 'bad_import.py').write_text(
-        'from dizoo.classic_control.cartpole.config.cartpole_dqn_config import main_config\n'
+        'import copy\n'
+        'from dizoo.classic_control.cartpole.config import cartpole_dqn_config as base\n'
+        'main_config = copy.deepcopy(base.main_config)  # the module is shared with every other test\n'
         "create_config = dict(env=dict(type='cartpole', import_names=['dizoo.classic_control.cartpole.envs.no_such_env'"
         "]), env_manager=dict(type='base'), policy=dict(type='dqn'))\n")
     return tmp_path
