@@ -8,7 +8,8 @@ from aggregate import OUR_COLUMNS, OURS_ASYNC, OURS_PEER_NET, async_ratio, cappe
 from benchmark_specs import EVAL_EVERY_ENV_STEPS
 
 FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode',
-                    OURS_PEER_NET: "ding (ours), SB3's network sizes", 'sb3': 'Stable-Baselines3', 'tianshou': 'Tianshou'}
+                    OURS_PEER_NET: "ding (ours), SB3's network sizes", 'sb3': 'Stable-Baselines3',
+                    'tianshou': 'Tianshou'}
 SAME_NET = "= ours (SB3's sizes)"  # the peer-network cell of a benchmark whose config already has them
 ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
 

@@ -112,7 +112,8 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
 def frameworks_of(spec: BenchmarkSpec, asked: Sequence[str]) -> List[str]:
     """The asked frameworks that have a runner for this benchmark's algorithm (the peer-network
     column only where our config's network differs from SB3's)."""
-    return [f for f in asked if runner_of(f) in spec.frameworks and (f != OURS_PEER_NET or spec.algo in PEER_NETWORK)]
+    return [f for f in asked
+            if runner_of(f) in spec.frameworks and (f != OURS_PEER_NET or spec.algo in PEER_NETWORK)]
 
 
 def budget_and_cap(spec: BenchmarkSpec, quick: bool) -> tuple:

@@ -124,14 +124,13 @@ def first_bad_step(obs: Any, next_obs: Any, reward: np.ndarray) -> Tuple[int, in
     rollout's `[env, T]` columns in time order (`rollout_finite` was False). At each t the
     observation acted on comes first: when it is bad, the step before returned a finite one (or
     t is 0, whose observation the previous call checked), so it came from a reset."""
-    floats = lambda o: isinstance(o, np.ndarray) and o.dtype.kind == 'f'  # noqa: E731
+    column = lambda o, t: o[:, t] if isinstance(o, np.ndarray) else None  # noqa: E731  (dict obs: unchecked)
+    no_reward = np.zeros(len(reward), dtype=np.float32)
     for t in range(reward.shape[1]):
-        if floats(obs):
-            rows = (~np.isfinite(obs[:, t])).reshape(len(obs), -1).any(axis=1)
-            if rows.any():
-                i = int(np.flatnonzero(rows)[0])
-                return i, t, f'observation {_show(obs[i, t])}', True
-        found = bad_rows(next_obs[:, t] if floats(next_obs) else None, reward[:, t])
+        found = bad_rows(column(obs, t), no_reward)
+        if found:
+            return found[0][0], t, found[0][1], True
+        found = bad_rows(column(next_obs, t), reward[:, t])
         if found:
             return found[0][0], t, found[0][1], False
     raise ValueError('first_bad_step: every value is finite')
