@@ -30,10 +30,14 @@ class Running:
         env = {**os.environ, 'PYTHONPATH': ROOT, 'OMP_NUM_THREADS': '1'}
         self.proc = subprocess.Popen([DING, *argv], cwd=cwd, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
-        self.err = []
-        self._reader = threading.Thread(target=lambda: self.err.extend(iter(self.proc.stderr.readline, '')),
-                                        daemon=True)
-        self._reader.start()
+        # One reader per pipe, and nothing else reads them: `communicate()` would read stderr too,
+        # taking the last lines from the reader and closing the file under it.
+        self.out, self.err = [], []
+        self._readers = [threading.Thread(target=lambda pipe=pipe, lines=lines: lines.extend(iter(pipe.readline, '')),
+                                          daemon=True)
+                         for pipe, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        for reader in self._readers:
+            reader.start()
 
     def wait_until(self, condition, what, timeout=240):
         deadline = time.monotonic() + timeout
@@ -47,9 +51,11 @@ class Running:
 
     def stop(self, signum):
         self.proc.send_signal(signum)
-        out, _ = self.proc.communicate(timeout=120)
-        self._reader.join(timeout=10)
-        return self.proc.returncode, out, [line.rstrip('\n') for line in self.err]
+        self.proc.wait(timeout=120)
+        for reader in self._readers:
+            reader.join(timeout=10)
+            assert not reader.is_alive(), 'a pipe stayed open after the driver ended'
+        return self.proc.returncode, ''.join(self.out), [line.rstrip('\n') for line in self.err]
 
     def kill(self):
         if self.proc.poll() is None:
