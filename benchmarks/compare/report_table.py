@@ -11,7 +11,8 @@ FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode'
                     OURS_PEER_NET: "ding (ours), SB3's network sizes", 'sb3': 'Stable-Baselines3',
                     'tianshou': 'Tianshou'}
 SAME_NET = "= ours (SB3's sizes)"  # the peer-network cell of a benchmark whose config already has them
-ALGO_TITLES = {'dqn_minatar': 'DQN', 'qrdqn_minatar': 'QR-DQN'}
+ALGO_TITLES = {'dqn_minatar': 'DQN, MinAtar paper recipe', 'qrdqn_minatar': 'QR-DQN, MinAtar paper recipe',
+               'dqn_minatar_tuned': 'DQN, our tuned config', 'qrdqn_minatar_tuned': 'QR-DQN, our tuned config'}
 
 
 def format_steps(steps: float) -> str:

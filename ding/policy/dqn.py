@@ -28,7 +28,7 @@ from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.td import q_nstep_td_error
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
-from ding.config.schema import non_negative_int, positive, positive_int, prob
+from ding.config.schema import choice, non_negative_int, positive, positive_int, prob
 
 
 def make_adam(params: Iterable[Any], lr: float, capturable: bool = False) -> torch.optim.Adam:
@@ -68,6 +68,11 @@ class DQNPolicy(GraphedLearnMixin, Policy):
             grad_norm=None,  # clip the gradient's global L2 norm to this value; None -> no clipping
             ignore_done=False,  # treat every transition as non-terminal (bootstrap always)
             cuda_graph=False,  # replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
+            # the per-sample TD loss: 'squared' (DI-engine's) or 'huber' (the Nature DQN's, MinAtar's, SB3's)
+            td_loss=choice('squared', 'squared', 'huber'),
+            # 'adam' (DI-engine's) or 'rmsprop': the Nature DQN's and MinAtar's, with the settings below
+            optimizer=choice('adam', 'adam', 'rmsprop'),
+            rmsprop=dict(alpha=prob(0.95), eps=positive(0.01), centered=True),  # read with optimizer='rmsprop'
         ),
         collect=dict(n_sample=8, unroll_len=1),
         other=dict(
@@ -89,6 +94,13 @@ class DQNPolicy(GraphedLearnMixin, Policy):
                              f'and {learn.target_theta}')
         if self._cfg.priority_IS_weight and not self._cfg.priority:
             raise ValueError(f'{type(self).__name__}: priority_IS_weight=True needs priority=True')
+        # a family member with its own loss or optimizer would ignore these keys: say so instead
+        if learn.td_loss != 'squared' and type(self)._td_loss is not DQNPolicy._td_loss:
+            raise ValueError(f"{type(self).__name__} has its own TD loss; learn.td_loss={learn.td_loss!r} is "
+                             f"DQN's choice only (leave it 'squared')")
+        if learn.optimizer != 'adam' and type(self)._make_optimizer is not DQNPolicy._make_optimizer:
+            raise ValueError(f"{type(self).__name__} builds its own optimizer; learn.optimizer={learn.optimizer!r} "
+                             f"is for the DQN family's shared one (leave it 'adam')")
         graphed = self._wants_cuda_graph()
         self._optimizer = self._make_optimizer(capturable=graphed)
         self._setup_graphed_update(graphed)
@@ -98,7 +110,11 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         self._learn_step = 0
 
     def _make_optimizer(self, capturable: bool = False) -> torch.optim.Optimizer:
-        return make_adam(self._model.parameters(), self._cfg.learn.learning_rate, capturable)
+        learn = self._cfg.learn
+        if learn.optimizer == 'rmsprop':
+            return torch.optim.RMSprop(self._model.parameters(), lr=learn.learning_rate, alpha=learn.rmsprop.alpha,
+                                       eps=learn.rmsprop.eps, centered=learn.rmsprop.centered, capturable=capturable)
+        return make_adam(self._model.parameters(), learn.learning_rate, capturable)
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         """The update shared by the DQN family (`_update_tensors`, eagerly or replayed as a CUDA
@@ -147,13 +163,14 @@ class DQNPolicy(GraphedLearnMixin, Policy):
 
     def _td_loss(self, data: Batch, reward: torch.Tensor, done: torch.Tensor,
                  weight: Optional[torch.Tensor]) -> TDLoss:
-        """Squared TD error of the Q values (double DQN when `learn.double_dqn`)."""
+        """TD error of the Q values, squared or Huber (`learn.td_loss`); double DQN when `learn.double_dqn`."""
         q = self._model(data.obs)['logit']
         with torch.no_grad():
             next_q_target = self._target_model(data.next_obs)['logit']
             next_q_online = self._model(data.next_obs)['logit'] if self._cfg.learn.double_dqn else None
         td = q_nstep_td_error(q, next_q_target, data.action, reward, done, self._cfg.discount_factor,
-                              nstep=data.get('nstep'), weight=weight, next_q_online=next_q_online)
+                              nstep=data.get('nstep'), weight=weight, next_q_online=next_q_online,
+                              loss=self._cfg.learn.td_loss)
         return TDLoss(td.loss, td.td_error_abs,
                       {'q_value': td.q_sa.mean(), 'target_q_value': td.target.mean()})
 

@@ -12,6 +12,9 @@ import torch
 from ding.rl_utils.qac_targets import td_target
 
 
+TD_LOSSES = ('squared', 'huber')
+
+
 class QTDOutput(NamedTuple):
     loss: torch.Tensor  # scalar, with gradient
     td_error_abs: torch.Tensor  # [B] |Q(s, a) - y|, no gradient: new priorities for PER
@@ -34,20 +37,27 @@ def bootstrap_q(next_q_target: torch.Tensor, next_q_online: Optional[torch.Tenso
 def q_nstep_td_error(q: torch.Tensor, next_q_target: torch.Tensor, action: torch.Tensor, reward: torch.Tensor,
                      done: torch.Tensor, gamma: float, nstep: Optional[torch.Tensor] = None,
                      weight: Optional[torch.Tensor] = None,
-                     next_q_online: Optional[torch.Tensor] = None) -> QTDOutput:
-    """loss = mean_b w_b * (Q(s_b, a_b) - y_b)^2 with
+                     next_q_online: Optional[torch.Tensor] = None, loss: str = 'squared') -> QTDOutput:
+    """loss = mean_b w_b * rho(Q(s_b, a_b) - y_b) with
     y = sum_{k<n} gamma^k r_k + gamma^nstep * (1 - done) * bootstrap_q(s_{t+n}).
 
+    rho(u) = u^2 (`loss='squared'`, DI-engine's), or the Huber loss (`loss='huber'`:
+    u^2 / 2 for |u| <= 1, |u| - 1/2 beyond; the Nature DQN's and MinAtar's, and SB3's only
+    choice): large TD errors then pull with a bounded gradient.
+
     reward [B] is the 1-step case (y = r + gamma * (1 - done) * bootstrap_q(s'))."""
+    if loss not in TD_LOSSES:
+        raise ValueError(f'q_nstep_td_error: loss must be one of {TD_LOSSES}, got {loss!r}')
     with torch.no_grad():
         next_value = bootstrap_q(next_q_target, next_q_online)
         target = td_target(reward, done, next_value, gamma, nstep)
     q_sa = q.gather(-1, action.long().reshape(-1, 1)).squeeze(-1)
     err = q_sa - target
-    sq = err.pow(2)
+    per_sample = err.pow(2) if loss == 'squared' else torch.nn.functional.huber_loss(
+        q_sa, target, reduction='none', delta=1.0)
     if weight is not None:
-        sq = sq * weight.to(sq.dtype)
-    return QTDOutput(sq.mean(), err.detach().abs(), q_sa.detach(), target)
+        per_sample = per_sample * weight.to(per_sample.dtype)
+    return QTDOutput(per_sample.mean(), err.detach().abs(), q_sa.detach(), target)
 
 
 def q_1step_td_error(q: torch.Tensor, next_q_target: torch.Tensor, action: torch.Tensor, reward: torch.Tensor,

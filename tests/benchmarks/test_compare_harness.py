@@ -305,7 +305,8 @@ def test_zoo_linear_schedule_keeps_the_zoo_per_step_values_under_a_longer_budget
 def test_every_benchmark_stops_at_its_hardest_threshold():
     assert {n: b.stop_return for n, b in BENCHMARKS.items()} == {
         'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0,
-        'dqn_minatar_breakout': 10.0, 'qrdqn_minatar_breakout': 10.0}
+        'dqn_minatar_breakout': 10.0, 'qrdqn_minatar_breakout': 10.0, 'dqn_minatar_breakout_tuned': 10.0,
+        'qrdqn_minatar_breakout_tuned': 10.0}
 
 
 def test_minatar_benchmarks_evaluate_every_5000_steps_and_only_run_ours_and_sb3(tmp_path):

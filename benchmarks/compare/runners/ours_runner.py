@@ -24,8 +24,11 @@ OURS = {
     'dqn': ('dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config', 'DQN', 'DQNPolicy', 'offpolicy'),
     'ppo': ('dizoo.classic_control.cartpole.config.cartpole_ppo_config', 'VAC', 'PPOPolicy', 'onpolicy'),
     'sac': ('dizoo.classic_control.pendulum.config.pendulum_sac_config', 'ContinuousQAC', 'SACPolicy', 'offpolicy'),
-    'dqn_minatar': ('dizoo.minatar.config.breakout_dqn_config', 'DQN', 'DQNPolicy', 'offpolicy'),
-    'qrdqn_minatar': ('dizoo.minatar.config.breakout_qrdqn_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
+    # MinAtar: the paper's recipe, which SB3 runs too; then our tuned configs
+    'dqn_minatar': ('dizoo.minatar.config.breakout_dqn_paper_config', 'DQN', 'DQNPolicy', 'offpolicy'),
+    'qrdqn_minatar': ('dizoo.minatar.config.breakout_qrdqn_paper_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
+    'dqn_minatar_tuned': ('dizoo.minatar.config.breakout_dqn_config', 'DQN', 'DQNPolicy', 'offpolicy'),
+    'qrdqn_minatar_tuned': ('dizoo.minatar.config.breakout_qrdqn_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
 }
 
 # SB3's networks (RL Zoo's hyperparameters use SB3's defaults for these envs) where our dizoo

@@ -5,8 +5,9 @@ The RL Zoo has no MinAtar settings, so these are the MinAtar paper's DQN setting
 Tian 2019, table 2): its network (one 3x3 conv of 16 channels, 128 units), batch 32, replay
 100k, training from 5k steps with one update per step, target copy every 1k updates, RMSProp
 (lr 2.5e-4, squared-gradient momentum 0.95, min squared gradient 0.01, centered), epsilon
-1.0 -> 0.1 over the first 100k steps, gamma 0.99. QR-DQN takes the same, with sb3-contrib's
-200 quantiles.
+1.0 -> 0.1 over the first 100k steps, gamma 0.99, no gradient clipping. QR-DQN takes the same,
+with sb3-contrib's 200 quantiles. Our runner takes the same recipe from
+dizoo/minatar/config/breakout_{dqn,qrdqn}_paper_config.py.
 """
 from typing import Any, Dict, Tuple
 
@@ -44,8 +45,12 @@ def build_minatar_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple
     policy_kwargs = dict(features_extractor_class=minatar_extractor(), features_extractor_kwargs=dict(features_dim=128),
                          net_arch=[], optimizer_class=torch.optim.RMSprop,
                          optimizer_kwargs=dict(alpha=0.95, eps=0.01, centered=True))
+    extra = {}
     if algo == 'dqn_minatar':
         cls = DQN
+        # SB3's DQN clips the gradient norm at 10 by default; the paper does not clip (an infinite
+        # bound scales by 1). sb3-contrib's QR-DQN does not clip by default.
+        extra['max_grad_norm'] = float('inf')
     elif algo == 'qrdqn_minatar':
         from sb3_contrib import QRDQN
         cls = QRDQN
@@ -55,9 +60,10 @@ def build_minatar_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple
     kwargs = {k: v for k, v in MINATAR_PAPER_DQN.items() if k != 'exploration_steps'}
     model = cls('MlpPolicy', make_vec_env(lambda: make_env(env_id), n_envs=1, seed=seed),
                 exploration_fraction=MINATAR_PAPER_DQN['exploration_steps'] / budget, policy_kwargs=policy_kwargs,
-                seed=seed, device='cpu', **kwargs)
+                seed=seed, device='cpu', **kwargs, **extra)
     hp = dict(MINATAR_PAPER_DQN, optimizer='RMSprop(alpha=0.95, eps=0.01, centered=True)',
-              network='conv16 3x3 -> 128 (MinAtar paper)')
+              network='conv16 3x3 -> 128 (MinAtar paper)', gradient_clipping='none', td_loss='huber',
+              double_dqn=False)
     if 'n_quantiles' in policy_kwargs:
         hp['n_quantiles'] = policy_kwargs['n_quantiles']
     return model, hp
