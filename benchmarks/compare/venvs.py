@@ -14,8 +14,8 @@ TORCH_PIN = 'torch==2.13.0'
 # The peers and what goes into their venvs. gymnasium is listed so the version is visible here;
 # each peer's own pins decide which 1.x release pip picks.
 PEER_PACKAGES: Dict[str, List[str]] = {
-    # sb3-contrib and MinAtar: the qrdqn_minatar_breakout / dqn_minatar_breakout peers
-    'sb3': ['stable-baselines3==2.*', 'sb3-contrib==2.*', 'gymnasium>=1.0', 'minatar>=1.0.15'],
+    # sb3-contrib and MinAtar: the MinAtar peers; MuJoCo: ppo_hopper
+    'sb3': ['stable-baselines3==2.*', 'sb3-contrib==2.*', 'gymnasium[mujoco]>=1.0', 'minatar>=1.0.15'],
     'tianshou': ['tianshou==2.0.1', 'gymnasium>=1.0'],
     # benchmarks/pong_collection.py: SB3's Atari wrappers need ale-py and OpenCV; EnvPool is the ceiling
     'sb3_atari': ['stable-baselines3==2.*', 'gymnasium>=1.0', 'ale-py', 'opencv-python-headless'],

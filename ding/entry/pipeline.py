@@ -192,6 +192,14 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, collec
         task.use(mw.trainer(cfg, policy.learn_mode, log_freq=log_freq))
 
 
+def normalises_in_env(cfg: Any) -> bool:
+    """Whether `cfg.env.env_wrapper` puts a running normaliser (`obs_norm`, `reward_norm`) in each env."""
+    from ding.envs.env_wrappers.build import wrapper_specs
+    specs = wrapper_specs(cfg.env.get('env_wrapper'), cfg.env.get('env_id'))
+    names = [spec if isinstance(spec, str) else spec.get('type') if isinstance(spec, dict) else None for spec in specs]
+    return any(name in ('obs_norm', 'reward_norm') for name in names)
+
+
 def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     """Run the pipeline until a bound, the stop value, or the end; returns the ctx. In async
     mode the run-state checkpoints wait for no step in flight (RunStateSaver)."""
@@ -231,6 +239,11 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
             task.use(stop)  # before the saver: its post-yield part runs after the saver's
         task.use(saver)
         task.use(mw.progress_reporter(run_dir.root, max_env_step=options.max_env_step, show=options.progress))
+        if normalises_in_env(cfg):
+            # the evaluator's envs are frozen normalisers that have seen nothing: hand them the
+            # collector's statistics before each step, or evaluation would act on raw observations
+            from ding.envs.env_wrappers.norm_sync import env_normalizer_sync
+            task.use(env_normalizer_sync(parts.collector_env, parts.evaluator_env))
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
         for hook in options.after_eval:
             task.use(hook)

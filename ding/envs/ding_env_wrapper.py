@@ -28,13 +28,15 @@ import numpy as np
 from gymnasium import spaces
 
 from ding.envs.base_env import BaseEnv, BaseEnvTimestep
+from ding.config.schema import key
 from ding.envs.gym_compat import LegacyGymAdapter, to_gymnasium_space
 
 
 class DingEnvWrapper(BaseEnv):
     """`DingEnvWrapper(env=None, cfg=None)`: wrap `env`, or `gymnasium.make(cfg.env_id,
     **cfg.env_kwargs)` when `env` is None."""
-    config = dict(env_id=None, env_kwargs=dict(), env_wrapper='default', act_scale=False, rew_clip=False)
+    # env_wrapper: a default chain's name, or a list of wrapper specs / callables (env_wrappers/build.py)
+    config = dict(env_id=None, env_kwargs=dict(), env_wrapper=key('default', 'any'), act_scale=False, rew_clip=False)
 
     def __init__(self, env: Any = None, cfg: Any = None, seed_api: bool = True, caller: str = 'collector',
                  is_gymnasium: Optional[bool] = None) -> None:

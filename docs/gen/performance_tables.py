@@ -75,7 +75,7 @@ def _maskable_ppo(data: Dict[str, Any]) -> str:
 
 
 SPECIAL: Dict[str, Callable[[Dict[str, Any]], str]] = {
-    'compare': _compare, 'compare_quick': _compare, 'sampling': _sampling, 'export_latency': _export_latency,
+    'compare': _compare, 'compare_quick': _compare, 'compare_minatar': _compare, 'sampling': _sampling, 'export_latency': _export_latency,
     'maskable_ppo': _maskable_ppo}
 
 

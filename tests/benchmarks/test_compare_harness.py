@@ -306,7 +306,7 @@ def test_every_benchmark_stops_at_its_hardest_threshold():
     assert {n: b.stop_return for n, b in BENCHMARKS.items()} == {
         'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0,
         'dqn_minatar_breakout': 10.0, 'qrdqn_minatar_breakout': 10.0, 'dqn_minatar_breakout_tuned': 10.0,
-        'qrdqn_minatar_breakout_tuned': 10.0}
+        'qrdqn_minatar_breakout_tuned': 10.0, 'ppo_hopper': 2000.0}
 
 
 def test_minatar_benchmarks_evaluate_every_5000_steps_and_only_run_ours_and_sb3(tmp_path):
@@ -356,3 +356,24 @@ def test_a_peer_stopped_by_its_wall_cap_is_reported_as_such():
     assert report_table.format_cell(unreached, 500_000) == 'not reached in 33.5k env steps (wall cap) (0/1)'
     unreached['wall_capped'] = {}  # stopped by its env-step budget: a result
     assert report_table.format_cell(unreached, 500_000) == 'not reached in 500k env steps (0/1)'
+
+
+def test_ours_evaluates_hopper_on_the_collector_envs_current_observation_statistics():
+    pytest.importorskip('mujoco')
+    import ours_runner
+    from ding.envs.env_wrappers.norm_sync import stats_wrappers
+    from ding.envs.env_wrappers.norm_wrappers import ObsNormWrapper
+    cfg = ours_runner.load_config('dizoo.mujoco.config.hopper_ppo_config', 'Hopper-v5', 1000, 'unused')
+    env = ours_runner.make_collector_env(cfg)
+    to_obs = ours_runner.obs_mapper(cfg, env)
+    env.launch()
+    try:
+        for _ in range(50):
+            env.step_batch(np.zeros((1, 3), np.float32))
+        rms = next(w for w in stats_wrappers(env._envs[0]) if isinstance(w, ObsNormWrapper)).rms
+        raw = np.linspace(-1.0, 1.0, 11)
+        count = rms.count
+        assert np.allclose(to_obs(raw), np.clip((raw - rms.mean) / rms.std, -10, 10), atol=1e-5)
+        assert rms.count == count  # reading the statistics never moves them
+    finally:
+        env.close()

@@ -267,3 +267,10 @@ def test_clone_rewraps_for_the_evaluator():
     env = DingEnvWrapper(StepEnv(), cfg={'env_wrapper': ['obs_norm']})
     clone = env.clone('evaluator')
     assert clone.env is not env.env and clone.env.frozen and not env.env.frozen
+
+
+def test_a_wrapper_argument_outside_kwargs_is_refused_not_dropped():
+    cfg = {'env_wrapper': [{'type': 'obs_norm', 'clip_range': (-10, 10)}]}
+    with pytest.raises(ValueError, match=r"env wrapper spec 'obs_norm' has keys \['clip_range'\] beside type / "
+                                         r"kwargs / import_names; the wrapper's arguments go under kwargs"):
+        DingEnvWrapper(StepEnv(), cfg=cfg)

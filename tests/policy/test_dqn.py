@@ -196,3 +196,40 @@ def test_collect_dict_form_and_acting_copy_refreshes_after_update():
     before = policy.collect_mode.forward_batch(obs)['logit']
     policy.learn_mode.forward(make_batch())
     assert not np.array_equal(policy.collect_mode.forward_batch(obs)['logit'], before)
+
+
+
+def test_huber_td_loss_and_centered_rmsprop_are_what_the_policy_uses():
+    policy = make_policy(discount_factor=0.9, learn=dict(double_dqn=False, td_loss='huber', optimizer='rmsprop',
+                                                         learning_rate=2.5e-4))
+    group = policy._optimizer.param_groups[0]
+    assert type(policy._optimizer) is torch.optim.RMSprop
+    assert (group['alpha'], group['eps'], group['centered'], group['lr']) == (0.95, 0.01, True, 2.5e-4)
+    batch = make_batch()
+    with torch.no_grad():
+        q = policy._model(torch.from_numpy(batch.obs))['logit']
+        next_q = policy._target_model(torch.from_numpy(batch.next_obs))['logit']
+    q_sa = q[torch.arange(8), torch.from_numpy(batch.action)]
+    target = torch.from_numpy(batch.reward) + 0.9 * (1 - torch.from_numpy(batch.done).float()) * next_q.max(1).values
+    err = (q_sa - target).abs()
+    assert err.max() > 1 > err.min()  # both branches of the Huber loss are in the batch
+    huber = torch.where(err <= 1, 0.5 * err**2, err - 0.5).mean().item()
+    assert policy.learn_mode.forward(batch)['total_loss'] == pytest.approx(huber, rel=1e-5)
+
+
+def test_family_members_with_their_own_loss_or_optimizer_refuse_the_dqn_choices():
+    from ding.policy import FQFPolicy, QRDQNPolicy
+    model = dict(obs_shape=4, action_shape=3, encoder_hidden_size_list=[16, 16])
+    with pytest.raises(ValueError, match="QRDQNPolicy has its own TD loss; learn.td_loss='huber'"):
+        QRDQNPolicy(dict(model=model, learn=dict(td_loss='huber')))
+    with pytest.raises(ValueError, match="FQFPolicy builds its own optimizer; learn.optimizer='rmsprop'"):
+        FQFPolicy(dict(model=model, learn=dict(optimizer='rmsprop')))
+    assert type(QRDQNPolicy(dict(model=model, learn=dict(optimizer='rmsprop')))._optimizer) is torch.optim.RMSprop
+
+
+def test_the_loss_and_optimizer_choices_are_checked_with_one_line_each():
+    from ding.config.schema import check_values, declared
+    assert check_values({'learn': {'td_loss': 'l1', 'optimizer': 'sgd', 'rmsprop': {'alpha': 2}}},
+                        declared(DQNPolicy)) == ["learn.td_loss must be one of 'squared', 'huber', got 'l1'",
+                                                 "learn.optimizer must be one of 'adam', 'rmsprop', got 'sgd'",
+                                                 'learn.rmsprop.alpha must be a number in [0, 1], got 2']

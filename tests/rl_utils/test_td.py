@@ -78,3 +78,16 @@ def test_gradient_flows_only_through_q():
 def test_1step_rejects_nstep_reward():
     with pytest.raises(ValueError, match='reward \\[B\\]'):
         q_1step_td_error(Q, NEXT_Q_TARGET, ACTION, torch.ones(2, 3), torch.zeros(2), gamma=0.9)
+
+
+def test_huber_loss_is_half_square_near_zero_and_linear_beyond_one():
+    # TD errors 0.5 and -3: Huber gives 0.5 * 0.25 and 3 - 0.5; the squared loss 0.25 and 9
+    q = torch.tensor([[0.5, 0.0], [0.0, 0.0]])
+    reward, done = torch.tensor([0.0, 3.0]), torch.tensor([1.0, 1.0])
+    squared = q_1step_td_error(q, NEXT_Q_TARGET, torch.tensor([0, 0]), reward, done, gamma=0.9)
+    huber = q_nstep_td_error(q, NEXT_Q_TARGET, torch.tensor([0, 0]), reward, done, gamma=0.9, loss='huber')
+    assert squared.loss.item() == pytest.approx((0.25 + 9) / 2)
+    assert huber.loss.item() == pytest.approx((0.125 + 2.5) / 2)
+    assert huber.td_error_abs.tolist() == squared.td_error_abs.tolist() == pytest.approx([0.5, 3.0])
+    with pytest.raises(ValueError, match="loss must be one of .*'l1'"):
+        q_nstep_td_error(q, NEXT_Q_TARGET, torch.tensor([0, 0]), reward, done, gamma=0.9, loss='l1')

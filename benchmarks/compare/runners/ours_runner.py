@@ -24,6 +24,7 @@ OURS = {
     'dqn': ('dizoo.classic_control.cartpole.config.cartpole_dqn_v1_config', 'DQN', 'DQNPolicy', 'offpolicy'),
     'ppo': ('dizoo.classic_control.cartpole.config.cartpole_ppo_config', 'VAC', 'PPOPolicy', 'onpolicy'),
     'sac': ('dizoo.classic_control.pendulum.config.pendulum_sac_config', 'ContinuousQAC', 'SACPolicy', 'offpolicy'),
+    'ppo_hopper': ('dizoo.mujoco.config.hopper_ppo_config', 'VAC', 'PPOPolicy', 'onpolicy'),
     # MinAtar: the paper's recipe, which SB3 runs too; then our tuned configs
     'dqn_minatar': ('dizoo.minatar.config.breakout_dqn_paper_config', 'DQN', 'DQNPolicy', 'offpolicy'),
     'qrdqn_minatar': ('dizoo.minatar.config.breakout_qrdqn_paper_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
@@ -94,12 +95,28 @@ def env_action_mapper(cfg: Any, env_id: str) -> Callable[[np.ndarray], np.ndarra
     return lambda a: low + (np.asarray(a, dtype=np.float64) + 1.0) * 0.5 * (high - low)
 
 
-def obs_mapper(cfg: Any) -> Callable[[np.ndarray], np.ndarray]:
-    """The protocol's eval env is the plain gymnasium env; our MinAtar env moves the grid's
-    channels first (dizoo/minatar), so the same is done to its observations here."""
+def obs_mapper(cfg: Any, collector_env: Any = None) -> Callable[[np.ndarray], np.ndarray]:
+    """The protocol's eval env is the plain gymnasium env, so what our envs do to observations
+    is done here: MinAtar's grid moved channels first (dizoo/minatar), and an `obs_norm`
+    wrapper's normalisation with the collector env's current statistics (read, never updated),
+    as SB3's runner does with its VecNormalize."""
     if cfg.env.get('type') == 'minatar':
         return lambda obs: np.moveaxis(np.asarray(obs, dtype=np.float32), -1, 0)
-    return lambda obs: np.asarray(obs, dtype=np.float32)
+    if collector_env is None or not any(isinstance(spec, dict) and spec.get('type') == 'obs_norm'
+                                        for spec in cfg.env.get('env_wrapper') or ()):
+        return lambda obs: np.asarray(obs, dtype=np.float32)
+    from ding.envs.env_wrappers.norm_sync import stats_wrappers
+    from ding.envs.env_wrappers.norm_wrappers import ObsNormWrapper
+    if cfg.env.collector_env_num != 1:
+        raise ValueError(f'the compare runner reads one collector env\'s obs_norm statistics; this config has '
+                         f'{cfg.env.collector_env_num} collector envs')
+
+    def normalised(obs: np.ndarray) -> np.ndarray:
+        # the collector launches its envs at its first step, before the first evaluation
+        wrapper = next(w for w in stats_wrappers(collector_env._envs[0]) if isinstance(w, ObsNormWrapper))
+        return wrapper.observation(np.asarray(obs, dtype=np.float64))
+
+    return normalised
 
 
 def greedy(policy: Any, to_env_action: Callable, to_obs: Callable = lambda o: np.asarray(o, np.float32)) -> Callable:
@@ -150,7 +167,7 @@ def main() -> None:
     info = dict(versions={'ding': getattr(ding, '__version__', 'dev'), 'torch': torch.__version__},
                 hyperparameters={'config': config_module, 'override': override, 'policy': dict(cfg.policy), 'env': dict(cfg.env)},
                 torch_threads=torch.get_num_threads(), async_mode=args.async_mode)
-    act = greedy(policy, env_action_mapper(cfg, args.spec.env_id), obs_mapper(cfg))
+    act = greedy(policy, env_action_mapper(cfg, args.spec.env_id), obs_mapper(cfg, env))
     evaluator = ProtocolEvaluator(args, 'ours', _jsonable(info), eval_context=lambda: _eval_reset(policy))
     env_steps = [0]
     with task.start(async_mode=args.async_mode, ctx=OnlineRLContext()):

@@ -22,6 +22,13 @@ ZOO_PPO_CARTPOLE = dict(
 # the rest are SB3 SAC defaults (buffer 1e6, learning_starts 100, batch 256, tau 0.005,
 # gamma 0.99, train_freq 1, gradient_steps 1, ent_coef 'auto', net_arch [256, 256]).
 ZOO_SAC_PENDULUM = dict(n_timesteps=20_000, learning_rate=1e-3)
+# rl-baselines3-zoo hyperparams/ppo.yml, Hopper-v3 (tuned; run here on Hopper-v5), n_timesteps 1e6.
+# `normalize: true` is a VecNormalize of observations and rewards, with the zoo's gamma.
+ZOO_PPO_HOPPER = dict(
+    n_timesteps=1_000_000, normalize=True, n_envs=1, batch_size=32, n_steps=512, gamma=0.999,
+    learning_rate=9.80828e-05, ent_coef=0.00229519, clip_range=0.2, n_epochs=5, gae_lambda=0.99, max_grad_norm=0.7,
+    vf_coef=0.835671, log_std_init=-2, ortho_init=False, activation_fn='ReLU', net_arch=dict(pi=[256, 256],
+                                                                                           vf=[256, 256]))
 
 
 class ZooLinear:
@@ -64,6 +71,17 @@ def build_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple[Any, Di
         hp = dict(ZOO_SAC_PENDULUM)
         model = SAC('MlpPolicy', make_vec_env(env_id, n_envs=1, seed=seed), learning_rate=hp['learning_rate'],
                     seed=seed, device='cpu')
+    elif algo == 'ppo_hopper':
+        from stable_baselines3.common.vec_env import VecNormalize
+        from torch import nn
+        hp = dict(ZOO_PPO_HOPPER)
+        env = VecNormalize(make_vec_env(env_id, n_envs=hp['n_envs'], seed=seed), gamma=hp['gamma'])
+        model = PPO('MlpPolicy', env, n_steps=hp['n_steps'], batch_size=hp['batch_size'], gamma=hp['gamma'],
+                    learning_rate=hp['learning_rate'], ent_coef=hp['ent_coef'], clip_range=hp['clip_range'],
+                    n_epochs=hp['n_epochs'], gae_lambda=hp['gae_lambda'], max_grad_norm=hp['max_grad_norm'],
+                    vf_coef=hp['vf_coef'], seed=seed, device='cpu',
+                    policy_kwargs=dict(log_std_init=hp['log_std_init'], ortho_init=hp['ortho_init'],
+                                       activation_fn=getattr(nn, hp['activation_fn']), net_arch=hp['net_arch']))
     elif algo.endswith('_minatar'):
         from sb3_minatar import build_minatar_model
         return build_minatar_model(algo, env_id, seed, budget)
@@ -73,7 +91,12 @@ def build_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple[Any, Di
 
 
 def greedy(model: Any) -> Callable:
-    return lambda obs: model.predict(obs, deterministic=True)[0]
+    """The deterministic action for one plain observation, normalised first (read-only) when
+    the model trains on a VecNormalize."""
+    normalizer = model.get_vec_normalize_env()
+    if normalizer is None:
+        return lambda obs: model.predict(obs, deterministic=True)[0]
+    return lambda obs: model.predict(normalizer.normalize_obs(obs), deterministic=True)[0]
 
 
 def main() -> None:

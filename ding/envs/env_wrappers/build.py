@@ -66,6 +66,9 @@ def create_env_wrapper(env: Any, env_wrapper_cfg: Union[str, Mapping]) -> Any:
     if name not in known:
         raise ValueError(f'unknown env wrapper type {name!r}{closest(str(name), known)}; valid types: {known}')
     kwargs = dict(spec.pop('kwargs', None) or {})
+    if spec:  # e.g. dict(type='obs_norm', clip_range=...): the argument would be dropped unseen
+        raise ValueError(f'env wrapper spec {name!r} has keys {sorted(spec)} beside type / kwargs / import_names; '
+                         f'the wrapper\'s arguments go under kwargs: dict(type={name!r}, kwargs={spec!r})')
     return ENV_WRAPPER_REGISTRY.lookup(name)(env, **kwargs)
 
 
