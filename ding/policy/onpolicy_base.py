@@ -7,6 +7,7 @@ the env receives the sample clipped to [-bound, bound] while the transition also
 unclipped sample as `raw_action`, so the learner scores exactly what was sampled.
 """
 import logging
+import math
 from typing import Any, Dict, Sequence, Union
 
 import torch
@@ -30,15 +31,18 @@ def action_distribution(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]) -> 
 
 
 def sample_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]):
-    """(action, log-prob of it). The discrete path skips torch.distributions: building a
-    Categorical costs as much as the whole network forward on CartPole-sized batches."""
+    """(action, log-prob of it). Both paths skip torch.distributions, whose objects cost as
+    much as the whole network forward at one env's batch (CartPole, MuJoCo); the numbers are
+    those the distributions give (the same sampling call, the same log-density arithmetic)."""
     if isinstance(logit, torch.Tensor):
         logp_all = torch.log_softmax(logit, -1)
         action = torch.multinomial(logp_all.exp(), 1)
         return action.squeeze(-1), logp_all.gather(-1, action).squeeze(-1)
-    dist = action_distribution(logit)
-    action = dist.sample()
-    return action, dist.log_prob(action)
+    mu, sigma = logit['mu'], logit['sigma']
+    action = torch.normal(mu, sigma)
+    # Normal.log_prob, summed over the action dims as Independent(..., 1) does
+    logp = -((action - mu)**2) / (2 * sigma**2) - sigma.log() - math.log(math.sqrt(2 * math.pi))
+    return action, logp.sum(-1)
 
 
 def require_columns(data: Batch, columns: Sequence[str], owner: str, producer: str) -> None:

@@ -42,6 +42,11 @@ def test_running_mean_std_matches_numpy_and_round_trips():
     for s in (stats, left):
         np.testing.assert_allclose(s.mean, data.mean(0), rtol=1e-5)
         np.testing.assert_allclose(s.var, data.var(0), rtol=1e-5)
+    one_by_one = RunningMeanStd(shape=(4, ))  # single rows take a shortcut: the same moments
+    for row in data:
+        one_by_one.update(row[None])
+    np.testing.assert_allclose(one_by_one.mean, data.mean(0), rtol=1e-5)  # the epsilon count weighs in
+    np.testing.assert_allclose(one_by_one.var, data.var(0), rtol=1e-5)
     copy = RunningMeanStd(shape=(4, ))
     copy.load_state_dict(stats.state_dict())
     assert copy.mean.dtype == np.float64 and (copy.mean == stats.mean).all() and (copy.var == stats.var).all()

@@ -106,6 +106,19 @@ def test_sample_action_follows_the_softmax():
     torch.testing.assert_close(logp, torch.log(torch.where(action == 1, 0.75, 0.25)))
 
 
+def test_gaussian_sample_and_log_prob_are_torch_distributions_own():
+    from torch.distributions import Independent, Normal
+    from ding.policy.onpolicy_base import sample_action
+    mu, sigma = torch.randn(64, 3), torch.rand(64, 3) + 0.05
+    torch.manual_seed(1)
+    expected = Independent(Normal(mu, sigma), 1)
+    expected_action = expected.sample()
+    torch.manual_seed(1)
+    action, logp = sample_action({'mu': mu, 'sigma': sigma})
+    assert torch.equal(action, expected_action)  # the same draws from the same generator
+    torch.testing.assert_close(logp, expected.log_prob(action), rtol=0, atol=0)
+
+
 def test_linear_lr_decay_reaches_zero_after_lr_decay_iters():
     policy = make_policy(epoch_per_collect=1, batch_size=16, learning_rate=1e-2, lr_decay_iters=4)
     lrs = [o['cur_lr'] for o in policy.learn_mode.forward(train_batch(64))]
