@@ -105,6 +105,36 @@ def summarize_runs(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
+def summarize_budget(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
+    """For runs that train their whole env-step budget (`--whole-budget`): per seed the final and
+    best evaluation, the wall time and the env steps per second of wall time (evaluations
+    included, as every wall time here), their medians, and the median curve (return at each
+    evaluation step every seed reached)."""
+    per_seed = {}
+    for seed, run in sorted(runs.items()):
+        evals, end = run['evals'], run['end'] or {}
+        if not evals:
+            continue
+        wall = end.get('wall_s', evals[-1]['wall_s'])
+        steps = end.get('env_steps', evals[-1]['env_steps'])
+        per_seed[str(seed)] = {'final_return': evals[-1]['mean_return'],
+                               'best_return': max(e['mean_return'] for e in evals), 'wall_s': wall,
+                               'eval_s': end.get('eval_s'), 'env_steps': steps,
+                               'env_steps_per_s': steps / wall if wall else None,
+                               'stopped_early': stopped_early(run)}
+    curves = [[(e['env_steps'], e['mean_return']) for e in run['evals']] for run in runs.values() if run['evals']]
+    points = min((len(c) for c in curves), default=0)
+    return {
+        'seeds': len(per_seed),
+        'stopped_early': sorted(seed for seed, r in per_seed.items() if r['stopped_early']),
+        **{f'median_{key}': median_or_none(r[key] for r in per_seed.values() if r[key] is not None)
+           for key in ('final_return', 'best_return', 'wall_s', 'env_steps_per_s')},
+        'median_curve': [[statistics.median(c[i][0] for c in curves), statistics.median(c[i][1] for c in curves)]
+                         for i in range(points)],
+        'per_seed': per_seed,
+    }
+
+
 def framework_info(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
     """Versions and hyperparameters, from the first run that logged a start record."""
     for _, run in sorted(runs.items()):
@@ -113,13 +143,14 @@ def framework_info(runs: Dict[int, Dict[str, Any]]) -> Dict[str, Any]:
     return {}
 
 
-def summarize_benchmark(thresholds: Sequence[float], runs_by_framework: Dict[str, Dict[int, Dict[str, Any]]]
-                        ) -> Dict[str, Any]:
+def summarize_benchmark(thresholds: Sequence[float], runs_by_framework: Dict[str, Dict[int, Dict[str, Any]]],
+                        whole_budget: bool = False) -> Dict[str, Any]:
     return {
         framework: {
             'info': framework_info(runs),
             'thresholds': [summarize_threshold(runs, t) for t in thresholds],
             'runs': summarize_runs(runs),
+            **({'budget': summarize_budget(runs)} if whole_budget else {}),
         }
         for framework, runs in runs_by_framework.items()
     }

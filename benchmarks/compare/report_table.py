@@ -12,7 +12,8 @@ FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode'
                     'tianshou': 'Tianshou'}
 SAME_NET = "= ours (SB3's sizes)"  # the peer-network cell of a benchmark whose config already has them
 ALGO_TITLES = {'dqn_minatar': 'DQN, MinAtar paper recipe', 'qrdqn_minatar': 'QR-DQN, MinAtar paper recipe',
-               'dqn_minatar_tuned': 'DQN, our tuned config', 'qrdqn_minatar_tuned': 'QR-DQN, our tuned config'}
+               'dqn_minatar_tuned': 'DQN, our tuned config', 'qrdqn_minatar_tuned': 'QR-DQN, our tuned config',
+               'ppo_hopper': 'PPO, RL Zoo Hopper values'}
 
 
 def format_steps(steps: float) -> str:
@@ -110,6 +111,7 @@ def render_markdown(results: Dict[str, Any]) -> str:
                      "sizes\" runs ours with SB3's sizes (benchmarks/compare/runners/ours_runner.py, PEER_NETWORK).")
     for name, bench in results['benchmarks'].items():
         lines += benchmark_rows(name, bench, frameworks)
+    lines += budget_section(results)
     lines += ['', '## Versions', '']
     for f in frameworks:
         versions = next((b['frameworks'][f]['info'].get('versions') for b in results['benchmarks'].values()
@@ -117,6 +119,46 @@ def render_markdown(results: Dict[str, Any]) -> str:
         text = ', '.join(f'{k} {v}' for k, v in sorted(versions.items())) if versions else 'unknown'
         lines.append(f'- {FRAMEWORK_TITLES.get(f, f)}: {text}')
     return '\n'.join(lines) + '\n'
+
+
+def budget_section(results: Dict[str, Any]) -> List[str]:
+    """For benchmarks whose runs train their whole budget: final and best return, wall time and
+    env steps/s per framework (medians over seeds), each framework's wall time over SB3's, and
+    the median learning curves side by side."""
+    lines: List[str] = []
+    for name, bench in results['benchmarks'].items():
+        per_fw = {f: s['budget'] for f, s in bench['frameworks'].items() if 'budget' in s}
+        if not per_fw:
+            continue
+        label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
+        sb3_wall = (per_fw.get('sb3') or {}).get('median_wall_s')
+        lines += ['', f"## {label}: {format_steps(bench['env_step_budget'])} env steps for every run", '',
+                  'Medians over seeds (per seed in the JSON). Wall time from just before training, evaluations '
+                  'included; env steps/s = env steps / wall time. A run stopped before its budget (wall cap, crash) '
+                  'is named, and its framework gets no wall-time ratio.', '',
+                  '| framework | final return | best return | wall s | env steps/s | wall / SB3 |',
+                  '|---|---|---|---|---|---|']
+        for f, b in per_fw.items():
+            early = f" (stopped early: {', '.join(b['stopped_early'])})" if b['stopped_early'] else ''
+            ratio = ('-' if f == 'sb3' or not sb3_wall or b['median_wall_s'] is None or b['stopped_early']
+                     or per_fw['sb3']['stopped_early'] else f"{b['median_wall_s'] / sb3_wall:.2f}x")
+            lines.append(f"| {FRAMEWORK_TITLES.get(f, f)}{early} | {_num(b['median_final_return'])} | "
+                         f"{_num(b['median_best_return'])} | {_num(b['median_wall_s'])} | "
+                         f"{_num(b['median_env_steps_per_s'])} | {ratio} |")
+        lines += ['', 'Learning curves: median evaluation return over seeds, at each multiple of the evaluation interval:', '',
+                  '| env steps | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in per_fw) + ' |',
+                  '|---|' + '---|' * len(per_fw)]
+        # each framework evaluates at the first step boundary past each multiple: row by the multiple
+        every = bench.get('eval_every_env_steps', EVAL_EVERY_ENV_STEPS)
+        curves = {f: {int(step) // every * every: ret for step, ret in b['median_curve']} for f, b in per_fw.items()}
+        steps = sorted({step for curve in curves.values() for step in curve})
+        for step in steps:
+            lines.append(f'| {format_steps(step)} | ' + ' | '.join(_num(curves[f].get(step)) for f in per_fw) + ' |')
+    return lines
+
+
+def _num(value: Optional[float]) -> str:
+    return '-' if value is None else f'{value:,.1f}' if abs(value) < 100 else f'{value:,.0f}'
 
 
 # The README's summary table sits between these two lines; `run.py` rewrites it from compare.json

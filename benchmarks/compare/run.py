@@ -95,6 +95,7 @@ def run_all(args: argparse.Namespace, logs_dir: Path) -> None:
                 stem.parent.mkdir(parents=True, exist_ok=True)
                 use_async = framework == OURS_ASYNC or (framework == 'ours' and args.ours_async)
                 extra = ['--async-mode'] if use_async else []
+                extra += ['--whole-budget'] if spec.whole_budget else []
                 if framework == OURS_PEER_NET:
                     extra += ['--override', json.dumps({'policy': {'model': PEER_NETWORK[spec.algo]}})]
                 cmd = runner_command(pythons[framework], framework, bench, seed, stem.with_suffix('.jsonl'), budget,
@@ -144,7 +145,8 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
         runs = load_runs(logs_dir, bench, frameworks_of(spec, args.frameworks), args.seeds)
         benchmarks[bench] = dict(algo=spec.algo, env_id=spec.env_id, thresholds=list(spec.thresholds),
                                  env_step_budget=budget, wall_cap_s=cap, eval_every_env_steps=spec.eval_every,
-                                 frameworks=summarize_benchmark(spec.thresholds, runs))
+                                 whole_budget=spec.whole_budget,
+                                 frameworks=summarize_benchmark(spec.thresholds, runs, spec.whole_budget))
     return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
                 quick=args.quick, tuning=args.tuning, seeds=list(args.seeds), frameworks=list(args.frameworks),
                 seeds_held_out_from=[] if args.tuning else [relative_to_repo(p) for p in args.sweeps],

@@ -31,7 +31,8 @@ def _compare(data: Dict[str, Any]) -> str:
     table = _load_benchmark_module(os.path.join(folder, 'report_table.py'), 'compare_report_table',
                                    (folder, os.path.join(folder, 'runners')))
     text = table.render_markdown(data)
-    return '\n'.join(line[1:] if line.startswith('#') else line for line in text.splitlines())  # one level down
+    # two levels down: under this page's '## <file>' section
+    return '\n'.join('##' + line if line.startswith('#') else line for line in text.splitlines())
 
 
 def _sampling(data: Dict[str, Any]) -> str:
@@ -75,7 +76,7 @@ def _maskable_ppo(data: Dict[str, Any]) -> str:
 
 
 SPECIAL: Dict[str, Callable[[Dict[str, Any]], str]] = {
-    'compare': _compare, 'compare_quick': _compare, 'compare_minatar': _compare, 'sampling': _sampling, 'export_latency': _export_latency,
+    'compare': _compare, 'compare_quick': _compare, 'sampling': _sampling, 'export_latency': _export_latency,
     'maskable_ppo': _maskable_ppo}
 
 
@@ -141,5 +142,7 @@ def render() -> str:
                        if os.path.exists(os.path.join(ROOT, s))), None)
         source = f'`{os.path.relpath(path, ROOT)}`' + (f', written by `{script}`' if script else '')
         special = _atari_split if name.startswith('atari_split') else SPECIAL.get(name, _generic)
+        if special is _generic and name.startswith('compare') and {'benchmarks', 'protocol'} <= set(data):
+            special = _compare  # another table of the comparison harness (run.py --results-name)
         lines += ['', f'## {name}', '', source, '', special(data)]
     return '\n'.join(lines) + '\n'
