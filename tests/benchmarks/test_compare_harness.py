@@ -301,8 +301,8 @@ def test_a_whole_budget_benchmark_reports_final_best_wall_speed_and_curves(tmp_p
     logs.mkdir(parents=True)
     # ours: final 900 / 1100 / 1000 (median 1000), 100 s each; sb3: final 1500, 200 s each
     for seed, final in ((1000, 900.0), (1001, 1100.0), (1002, 1000.0)):
-        write_log(logs / f'ours_seed{seed}.jsonl', [(20_480, 50.0, 300.0), (40_960, 100.0, final)])
-        write_log(logs / f'sb3_seed{seed}.jsonl', [(20_000, 100.0, 1200.0 + seed - 1000), (40_000, 200.0, 1500.0)])
+        write_log(logs / f'ours_seed{seed}.jsonl', [(25_088, 50.0, 300.0), (50_176, 100.0, final)])
+        write_log(logs / f'sb3_seed{seed}.jsonl', [(25_000, 100.0, 1200.0 + seed - 1000), (50_000, 200.0, 1500.0)])
     compare_run.main(['--aggregate-only', '--benchmarks', 'ppo_hopper', '--frameworks', 'ours', 'sb3',
                       '--logs-dir', str(tmp_path / 'logs'), '--results-dir', str(tmp_path / 'results'),
                       '--results-name', 'mujoco'])
@@ -310,13 +310,13 @@ def test_a_whole_budget_benchmark_reports_final_best_wall_speed_and_curves(tmp_p
     budget = ours['ours']['budget']
     assert (budget['median_final_return'], budget['median_best_return'], budget['median_wall_s']) == (
         1000.0, 1000.0, 100.0)
-    assert budget['median_env_steps_per_s'] == pytest.approx(409.6)
-    assert ours['sb3']['budget']['median_curve'] == [[20_000, 1201.0], [40_000, 1500.0]]
+    assert budget['median_env_steps_per_s'] == pytest.approx(501.76)
+    assert ours['sb3']['budget']['median_curve'] == [[25_000, 1201.0], [50_000, 1500.0]]
     table = (tmp_path / 'results' / 'mujoco.md').read_text()
-    assert '| ding (ours) | 1,000 | 1,000 | 100 | 410 | 0.50x |' in table
-    assert '| Stable-Baselines3 | 1,500 | 1,500 | 200 | 200 | - |' in table
-    assert '## PPO, RL Zoo Hopper values Hopper-v5: 200k env steps for every run' in table
-    assert '| 20k | 300 | 1,201 |' in table and '| 40k | 1,000 | 1,500 |' in table
+    assert '| ding (ours) | 1,000 | 1,000 | 100 | 502 | 0.50x |' in table
+    assert '| Stable-Baselines3 | 1,500 | 1,500 | 200 | 250 | - |' in table
+    assert '## PPO, RL Zoo Hopper values Hopper-v5: 500k env steps for every run' in table
+    assert '| 25k | 300 | 1,201 |' in table and '| 50k | 1,000 | 1,500 |' in table
 
 
 def test_zoo_linear_schedule_keeps_the_zoo_per_step_values_under_a_longer_budget():

@@ -1,6 +1,6 @@
 """PPO on Hopper-v5 with the RL Zoo's tuned Hopper values (rl-baselines3-zoo hyperparams/ppo.yml,
 Hopper-v3), so that the side-by-side comparison runs SB3 at its published settings and ours at
-the same ones (benchmarks/compare, `ppo_hopper`, 200k env steps per run). Needs the mujoco extra.
+the same ones (benchmarks/compare, `ppo_hopper`, 500k env steps per run). Needs the mujoco extra.
 
 The zoo's values, in our keys:
 - one env, rollouts of 512 steps, 5 epochs of minibatches of 32, lr 9.808e-5 (Adam), clip 0.2,
@@ -28,7 +28,7 @@ hopper_ppo_config = dict(
         evaluator_env_num=8,
         n_evaluator_episode=8,
         act_scale=True,
-        stop_value=3000,  # not a target: well above what 200k env steps give, so runs go to their bound
+        stop_value=3000,  # not a target: well above what 500k env steps give, so runs go to their bound
         env_wrapper=[
             dict(type='obs_norm', kwargs=dict(clip_range=(-10, 10), warmup=0)),
             dict(type='reward_norm', kwargs=dict(reward_discount=0.999, warmup=0)),
