@@ -106,6 +106,8 @@ def render_markdown(results: Dict[str, Any]) -> str:
         '|---|---|' + '---|' * len(frameworks) + '---|' + ('---|' if with_peer_net else '')
         + ('---|' if with_async else ''),
     ]
+    if results.get('command'):
+        lines[2] += f" Regenerate with `{results['command']}`."
     if with_peer_net:
         lines[2] += (" Where our config's network differs from SB3's (RL Zoo's), the column \"SB3's network "
                      "sizes\" runs ours with SB3's sizes (benchmarks/compare/runners/ours_runner.py, PEER_NETWORK).")

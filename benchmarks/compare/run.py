@@ -148,12 +148,24 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
                                  whole_budget=spec.whole_budget,
                                  frameworks=summarize_benchmark(spec.thresholds, runs, spec.whole_budget))
     return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
-                quick=args.quick, tuning=args.tuning, seeds=list(args.seeds), frameworks=list(args.frameworks),
+                command=reproduce_command(args), quick=args.quick, tuning=args.tuning, seeds=list(args.seeds), frameworks=list(args.frameworks),
                 seeds_held_out_from=[] if args.tuning else [relative_to_repo(p) for p in args.sweeps],
                 protocol=dict(eval_every_env_steps=EVAL_EVERY_ENV_STEPS, eval_episodes=EVAL_EPISODES,
                               greedy=True, separate_eval_env=True, wall_time='from just before training',
                               torch_threads=args.torch_threads, ours_async_mode=args.ours_async),
                 benchmarks=benchmarks)
+
+
+def reproduce_command(args: argparse.Namespace) -> str:
+    """The command that runs this table again from scratch (also when it was rebuilt with
+    --aggregate-only, which reads logs a run left)."""
+    parts = ['python benchmarks/compare/run.py', '--benchmarks', *args.benchmarks, '--frameworks', *args.frameworks,
+             '--seeds', *map(str, args.seeds)]
+    parts += ['--quick'] if args.quick else []
+    parts += ['--tuning'] if args.tuning else []
+    parts += ['--ours-async'] if args.ours_async else []
+    parts += ['--results-name', args.results_name] if args.results_name else []
+    return ' '.join(parts)
 
 
 def results_stem(quick: bool, name: str = None, tuning: bool = False) -> str:
