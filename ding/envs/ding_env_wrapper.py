@@ -27,8 +27,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ding.envs.base_env import BaseEnv, BaseEnvTimestep
 from ding.config.schema import key
+from ding.envs.base_env import BaseEnv, BaseEnvTimestep
 from ding.envs.gym_compat import LegacyGymAdapter, to_gymnasium_space
 
 

@@ -8,6 +8,9 @@ after every `target_update_freq`-th update (hard, the default: 100). Set it to 0
 The DQN family (C51, QR-DQN, IQN, Rainbow) subclasses this policy and replaces `_td_loss`
 (and the model): exploration, target nets, n-step, priorities and checkpoints are shared.
 
+Loss and optimiser: the squared TD error and Adam (DI-engine's), or `learn.td_loss='huber'` and
+`learn.optimizer='rmsprop'` (centered, `learn.rmsprop`): the Nature DQN's and the MinAtar paper's.
+
 Prioritized replay: with `priority=True` the learn output carries `'priority'` (|TD error|
 per sample); with `priority_IS_weight=True` each sample's squared error is weighted by the
 batch column `priority_IS` (the buffer's importance-sampling weights), which must be present.

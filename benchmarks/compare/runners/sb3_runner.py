@@ -27,8 +27,8 @@ ZOO_SAC_PENDULUM = dict(n_timesteps=20_000, learning_rate=1e-3)
 ZOO_PPO_HOPPER = dict(
     n_timesteps=1_000_000, normalize=True, n_envs=1, batch_size=32, n_steps=512, gamma=0.999,
     learning_rate=9.80828e-05, ent_coef=0.00229519, clip_range=0.2, n_epochs=5, gae_lambda=0.99, max_grad_norm=0.7,
-    vf_coef=0.835671, log_std_init=-2, ortho_init=False, activation_fn='ReLU', net_arch=dict(pi=[256, 256],
-                                                                                           vf=[256, 256]))
+    vf_coef=0.835671, log_std_init=-2, ortho_init=False, activation_fn='ReLU',
+    net_arch=dict(pi=[256, 256], vf=[256, 256]))
 
 
 class ZooLinear:

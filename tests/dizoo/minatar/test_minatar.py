@@ -1,5 +1,5 @@
 """dizoo/minatar: the five games as channels-first float grids with their minimal action sets,
-seeded; all 15 configs compile; DQN on Breakout reaches its stop value (~20x random play) on held-out seeds."""
+seeded; all 17 configs compile; DQN on Breakout reaches its stop value (~20x random play) on held-out seeds."""
 import glob
 import importlib
 import os
@@ -26,12 +26,16 @@ def test_configs_compile_with_the_grid_encoder():
     from ding.model import DQN
     root = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'dizoo', 'minatar', 'config')
     found = sorted(os.path.basename(p) for p in glob.glob(os.path.join(root, '*_config.py')))
-    assert found == sorted(f'{g}_{a}_config.py' for g in GAMES for a in ALGOS)
-    for game, (_, channels, actions) in GAMES.items():
-        for algo in ALGOS:
-            main, create = load(game, algo)
-            cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
-            assert list(cfg.policy.model.obs_shape) == [channels, 10, 10] and cfg.policy.model.action_shape == actions
+    # the tuned configs, one per game and algorithm, and the MinAtar paper's recipe for Breakout
+    # (DQN, QR-DQN), which the comparison with SB3 runs in both frameworks
+    paper = [('breakout', 'dqn_paper'), ('breakout', 'qrdqn_paper')]
+    pairs = [(g, a) for g in GAMES for a in ALGOS] + paper
+    assert found == sorted(f'{g}_{a}_config.py' for g, a in pairs)
+    for game, algo in pairs:
+        _, channels, actions = GAMES[game]
+        main, create = load(game, algo)
+        cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+        assert list(cfg.policy.model.obs_shape) == [channels, 10, 10] and cfg.policy.model.action_shape == actions
     model = DQN([4, 10, 10], 3, [16, 128])  # MinAtar's net: one 3x3 conv of 16 channels, then 128 units
     assert [m.kernel_size for m in model.encoder.modules() if isinstance(m, torch.nn.Conv2d)] == [(3, 3)]
     assert model(torch.zeros(2, 4, 10, 10))['logit'].shape == (2, 3)
