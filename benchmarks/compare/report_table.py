@@ -147,7 +147,8 @@ def budget_section(results: Dict[str, Any]) -> List[str]:
             lines.append(f"| {FRAMEWORK_TITLES.get(f, f)}{early} | {_num(b['median_final_return'])} | "
                          f"{_num(b['median_best_return'])} | {_num(b['median_wall_s'])} | "
                          f"{_num(b['median_env_steps_per_s'])} | {ratio} |")
-        lines += ['', 'Learning curves: median evaluation return over seeds, at each multiple of the evaluation interval:', '',
+        lines += ['', 'Learning curves: median evaluation return over seeds, at each multiple of the evaluation '
+                  'interval:', '',
                   '| env steps | ' + ' | '.join(FRAMEWORK_TITLES.get(f, f) for f in per_fw) + ' |',
                   '|---|' + '---|' * len(per_fw)]
         # each framework evaluates at the first step boundary past each multiple: row by the multiple

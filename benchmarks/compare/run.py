@@ -148,7 +148,8 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
                                  whole_budget=spec.whole_budget,
                                  frameworks=summarize_benchmark(spec.thresholds, runs, spec.whole_budget))
     return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
-                command=reproduce_command(args), quick=args.quick, tuning=args.tuning, seeds=list(args.seeds), frameworks=list(args.frameworks),
+                command=reproduce_command(args), quick=args.quick, tuning=args.tuning, seeds=list(args.seeds),
+                frameworks=list(args.frameworks),
                 seeds_held_out_from=[] if args.tuning else [relative_to_repo(p) for p in args.sweeps],
                 protocol=dict(eval_every_env_steps=EVAL_EVERY_ENV_STEPS, eval_episodes=EVAL_EPISODES,
                               greedy=True, separate_eval_env=True, wall_time='from just before training',
