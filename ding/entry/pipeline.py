@@ -200,6 +200,21 @@ def normalises_in_env(cfg: Any) -> bool:
     return any(name in ('obs_norm', 'reward_norm') for name in names)
 
 
+def _normalizers_to_evaluator(cfg: Any, parts: RunParts) -> Callable:
+    """The evaluator's envs are frozen normalisers that have seen nothing: before each step the
+    evaluator evaluates (its own rule), they get the collector's statistics, or evaluation would
+    act on raw observations. Only then: envs in workers are pickled for it."""
+    from ding.envs.env_wrappers.norm_sync import sync_env_normalizers
+    from ding.framework.middleware.evaluator import evaluation_due
+    eval_freq = int(cfg.policy.eval.evaluator.eval_freq)
+
+    def normalizers_to_evaluator(ctx: Any) -> None:
+        if evaluation_due(ctx, eval_freq) and not parts.collector_env.closed and not parts.evaluator_env.closed:
+            sync_env_normalizers(parts.collector_env, parts.evaluator_env)
+
+    return normalizers_to_evaluator
+
+
 def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     """Run the pipeline until a bound, the stop value, or the end; returns the ctx. In async
     mode the run-state checkpoints wait for no step in flight (RunStateSaver)."""
@@ -240,10 +255,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         task.use(saver)
         task.use(mw.progress_reporter(run_dir.root, max_env_step=options.max_env_step, show=options.progress))
         if normalises_in_env(cfg):
-            # the evaluator's envs are frozen normalisers that have seen nothing: hand them the
-            # collector's statistics before each step, or evaluation would act on raw observations
-            from ding.envs.env_wrappers.norm_sync import env_normalizer_sync
-            task.use(env_normalizer_sync(parts.collector_env, parts.evaluator_env))
+            task.use(_normalizers_to_evaluator(cfg, parts))
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
         for hook in options.after_eval:
             task.use(hook)

@@ -73,6 +73,11 @@ def _per_env_outputs(output: Any, env_num: int) -> dict:
     return {i: {k: columns[k][i] for k in keys} for i in range(env_num)}
 
 
+def evaluation_due(ctx: Any, eval_freq: int) -> bool:
+    """Whether the evaluator evaluates at this step: first, then every `eval_freq` train iterations."""
+    return ctx.last_eval_iter == -1 or ctx.train_iter - ctx.last_eval_iter >= eval_freq
+
+
 def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int,
                     render: bool = False) -> Any:
     env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
@@ -84,7 +89,7 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
     best = [-math.inf]
 
     def _evaluate(ctx: Any) -> None:
-        if ctx.last_eval_iter != -1 and ctx.train_iter - ctx.last_eval_iter < eval_freq:
+        if not evaluation_due(ctx, eval_freq):
             return
         faults_before = fault_counts(env)
         # New start states every round; train_iter names the round (resume restores it).
@@ -163,7 +168,7 @@ def metric_evaluator(cfg: Any, policy: Any, dataset: Any, metric: Any) -> Any:
     eval_freq, stop_value = int(cfg.policy.eval.evaluator.eval_freq), cfg.env.stop_value
 
     def _evaluate(ctx: Any) -> None:
-        if ctx.last_eval_iter != -1 and ctx.train_iter - ctx.last_eval_iter < eval_freq:
+        if not evaluation_due(ctx, eval_freq):
             return
         value = metric.reduce_mean([metric.eval(policy.forward(inputs), label) for inputs, label in dataset])
         ctx.eval_value = value
