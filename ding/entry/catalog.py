@@ -9,6 +9,9 @@ DI-engine config file directly.
 An offline pair (`ding train ... --dataset PATH`) has `budget_train_iter` (updates) in place of
 `budget_env_steps`, and a `dataset` recipe: the tuned file of the expert run, and the
 `ding collect` episodes and eps that make the dataset it reaches its threshold on.
+
+An imitation pair (SQIL: `ding train ... --dataset DEMOS`) is online, with an env-step budget,
+and has a `demonstrations` recipe of the same form: the expert demonstrations it learns from.
 """
 import copy
 import difflib
@@ -24,7 +27,7 @@ from ding.utils.dicts import deep_merge
 CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'config', 'tuned')
 _REQUIRED = ('algo', 'env', 'threshold', 'base_config')
 _BUDGETS = ('budget_env_steps', 'budget_train_iter')  # exactly one: online env steps, or offline updates
-_OPTIONAL = ('overrides', 'search_space', 'dataset')
+_OPTIONAL = ('overrides', 'search_space', 'dataset', 'demonstrations')
 _DATASET_KEYS = ('expert', 'episodes', 'eps')
 
 
@@ -51,6 +54,7 @@ class TunedConfig:
     search_space: Optional[Dict[str, Any]] = None  # `ding tune`'s (ding/entry/tune_space.py); None: the algo's default
     budget_train_iter: Optional[int] = None  # offline pairs: updates (budget_env_steps is then 0)
     dataset: Optional[Dict[str, Any]] = None  # offline pairs: {expert: TUNED.yaml, episodes: N, eps: E}
+    demonstrations: Optional[Dict[str, Any]] = None  # imitation pairs (online): the same recipe, for the demos
 
     @property
     def offline(self) -> bool:
@@ -82,14 +86,19 @@ def read_tuned(path: str) -> TunedConfig:
     dataset = data.get('dataset')
     if offline != (dataset is not None):
         raise ValueError(f'{path}: an offline pair (budget_train_iter) needs a `dataset` recipe, and only it has one')
-    if dataset is not None and sorted(dataset) != sorted(_DATASET_KEYS):
-        raise ValueError(f'{path}: dataset needs exactly the keys {list(_DATASET_KEYS)}; has {sorted(dataset)}')
+    demonstrations = data.get('demonstrations')
+    if offline and demonstrations is not None:
+        raise ValueError(f'{path}: `demonstrations` is for online imitation pairs (budget_env_steps); an offline '
+                         f'pair learns from its `dataset`')
+    for key, recipe in (('dataset', dataset), ('demonstrations', demonstrations)):
+        if recipe is not None and sorted(recipe) != sorted(_DATASET_KEYS):
+            raise ValueError(f'{path}: {key} needs exactly the keys {list(_DATASET_KEYS)}; has {sorted(recipe)}')
     _check_algo(path, str(data['algo']).lower())
     note = text.splitlines()[0].lstrip('# ').strip() if text.startswith('#') else ''
     return TunedConfig(str(data['algo']).lower(), str(data['env']), float(data['threshold']),
                        0 if offline else int(data['budget_env_steps']), str(data['base_config']),
                        data.get('overrides') or {}, os.path.abspath(path), note, data.get('search_space'),
-                       int(data['budget_train_iter']) if offline else None, dataset)
+                       int(data['budget_train_iter']) if offline else None, dataset, demonstrations)
 
 
 def _check_algo(path: str, algo: str) -> None:

@@ -13,25 +13,38 @@ def render_listing() -> str:
     table = tuned_configs()
     width = max([6] + [len(t.algo) for t in table])  # the algo column fits the longest name
     env_width = max([16] + [len(t.env) for t in table])
+    file_width = max(len(os.path.basename(t.path)) for t in table)
     lines = [f'algorithms: {", ".join(algorithms())}', f'envs:       {", ".join(envs())}', '',
              f'tuned configs in {CONFIG_DIR}',
              '(ding train --algo ALGO --env ENV, or -f FILE with the file name or any path):',
              f'  {"algo":<{width}} {"env":<{env_width}} {"threshold":>9} {"budget":>10}  file']
     for t in table:
-        if not t.offline:
+        if not t.offline and t.demonstrations is None:
             lines.append(f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {t.budget_env_steps:>10,}  '
                          f'{os.path.basename(t.path)}')
+    imitation = [t for t in table if t.demonstrations is not None]
+    if imitation:
+        lines += ['', 'imitation (ding train --algo ALGO --env ENV --dataset DEMOS; online, budget in env steps; the '
+                  'demonstrations: ding collect EXPERT_RUN --episodes N --eps E):',
+                  f'  {"algo":<{width}} {"env":<{env_width}} {"threshold":>9} {"budget":>10}  '
+                  f'{"file":<{file_width}} demonstrations']
+        for t in imitation:
+            lines.append(f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {t.budget_env_steps:>10,}  '
+                         f'{os.path.basename(t.path):<{file_width}} {_recipe(t.demonstrations)}')
     offline = [t for t in table if t.offline]
     if offline:
         lines += ['', 'offline (ding train --algo ALGO --env ENV --dataset PATH; budget in updates; the dataset: '
                   'ding collect EXPERT_RUN --episodes N --eps E, EXPERT_RUN a run of the expert pair):',
                   f'  {"algo":<{width}} {"env":<{env_width}} {"threshold":>9} {"updates":>10}  '
-                  f'{"file":<26} dataset']
+                  f'{"file":<{file_width}} dataset']
         for t in offline:
-            recipe = f'{t.dataset["expert"]} --episodes {t.dataset["episodes"]} --eps {t.dataset["eps"]}'
             lines.append(f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {t.budget_train_iter:>10,}  '
-                         f'{os.path.basename(t.path):<26} {recipe}')
+                         f'{os.path.basename(t.path):<{file_width}} {_recipe(t.dataset)}')
     return '\n'.join(lines)
+
+
+def _recipe(recipe: dict) -> str:
+    return f'{recipe["expert"]} --episodes {recipe["episodes"]} --eps {recipe["eps"]}'
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ The pipeline follows from the policy's config, as the dizoo entries write it by 
              (PPOOffPolicy, PPGOffPolicy: PPG's two phases sample two views of one buffer)
   onpolicy   evaluator -> StepCollector -> gae_estimator -> multistep_trainer
   episode    evaluator -> EpisodeCollector -> montecarlo_return_estimator -> trainer (PG)
+  sqil       evaluator -> [eps_greedy] -> StepCollector(random warm-up) -> sqil_data_pusher(reward 0)
+             -> OffPolicyLearner(half agent rows, half demonstrations with reward 1)
 and around it: [StopOnSignals (the CLI's Ctrl-C)], RunStateSaver (first, for exact resume),
 progress_reporter, online_logger, CkptSaver, termination_checker, final_ctx_saver.
 """
@@ -23,10 +25,13 @@ from ding.entry.interrupt import StopOnSignals
 from ding.utils.run_dir import RunDir
 
 logger = logging.getLogger('ding.entry')
-PIPELINE_KINDS = ('offpolicy', 'gae_replay', 'onpolicy', 'episode')
+PIPELINE_KINDS = ('offpolicy', 'gae_replay', 'onpolicy', 'episode', 'sqil')
 # Policies that replay transitions whose advantages GAE computed at collection (DI-engine's
 # ppo_offpolicy.py and ppg_offpolicy.py examples): their config cannot tell, their type can.
 GAE_REPLAY_POLICIES = ('ppo_offpolicy', 'ppg_offpolicy')
+# Policies that imitate demonstrations (`policy.collect.data_path`, `ding train --dataset`) while
+# they collect: SQIL relabels the data, the update is SQL's or SAC's.
+IMITATION_POLICIES = ('sqil', 'sqil_sac')
 
 
 @dataclass
@@ -51,6 +56,7 @@ class RunParts:
     buffer: Any
     collector_env: Any
     evaluator_env: Any
+    demonstrations: Any = None  # SQIL's expert buffer (ding/data/demonstrations.py)
 
     def close(self) -> None:
         for env in (self.collector_env, self.evaluator_env):
@@ -61,6 +67,8 @@ class RunParts:
 def pipeline_kind(cfg: Any) -> str:
     if cfg.policy.get('type') in GAE_REPLAY_POLICIES:
         return 'gae_replay'
+    if cfg.policy.get('type') in IMITATION_POLICIES:
+        return 'sqil'
     if not cfg.policy.get('on_policy', False):
         return 'offpolicy'
     if cfg.policy.collect.get('n_episode') and not cfg.policy.collect.get('n_sample'):
@@ -95,10 +103,37 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
     collector_env = make_env_manager(cfg, collect=True)
     evaluator_env = make_env_manager(cfg, collect=False)
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
+    kind = kind or pipeline_kind(cfg)
+    demonstrations = load_demonstrations(cfg) if kind == 'sqil' else None  # a bad file: before the policy
     if policy is None:
         policy = make_policy(cfg)
-    buffer_ = make_replay_buffer(cfg) if (kind or pipeline_kind(cfg)) in ('offpolicy', 'gae_replay') else None
-    return RunParts(policy, buffer_, collector_env, evaluator_env)
+    buffer_ = make_replay_buffer(cfg) if kind in ('offpolicy', 'gae_replay', 'sqil') else None
+    return RunParts(policy, buffer_, collector_env, evaluator_env, demonstrations)
+
+
+def load_demonstrations(cfg: Any) -> Any:
+    """SQIL's expert buffer from `policy.collect.data_path`. The DI-engine keys of its example
+    programs, an online expert's checkpoint (`collect.model_path`) and random steps labelled as
+    expert (`expert_random_collect_size`), are refused here rather than ignored."""
+    from ding.config.schema import ConfigValueError
+    from ding.data.demonstrations import demonstration_buffer
+    collect = cfg.policy.collect
+    if collect.get('model_path'):
+        raise ConfigValueError(f'policy.collect.model_path={collect.model_path!r} names an online expert '
+                               f'(DI-engine\'s sqil.py); this pipeline learns from recorded demonstrations: set it '
+                               f'to None and give policy.collect.data_path (ding train --dataset, a file from ding '
+                               f'collect)')
+    if cfg.policy.get('expert_random_collect_size'):
+        raise ConfigValueError(f'policy.expert_random_collect_size={cfg.policy.expert_random_collect_size} would '
+                               f'label random actions as expert; this pipeline\'s expert rows are the demonstrations '
+                               f'only: set it to 0')
+    if cfg.policy.get('nstep', 1) > 1:
+        raise ConfigValueError(f'policy.nstep={cfg.policy.nstep}: SQIL relabels single transitions (reward 1 for '
+                               f'the expert, 0 for the agent); set it to 1')
+    if not collect.get('data_path'):
+        raise ConfigValueError(f'{cfg.policy.type} learns from demonstrations: set policy.collect.data_path to a '
+                               f'dataset file (ding train --dataset PATH; make one with ding collect EXPERT_RUN)')
+    return demonstration_buffer(collect.data_path)
 
 
 def make_replay_buffer(cfg: Any) -> Any:
@@ -156,7 +191,7 @@ def _random_collect_size(cfg: Any) -> int:
 def _make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
     from ding.framework import middleware as mw
     collect_mode = parts.policy.collect_mode
-    if kind == 'offpolicy':
+    if kind in ('offpolicy', 'sqil'):
         return mw.StepCollector(cfg, collect_mode, parts.collector_env, random_collect_size=_random_collect_size(cfg))
     if kind in ('onpolicy', 'gae_replay'):
         return mw.StepCollector(cfg, collect_mode, parts.collector_env)
@@ -178,6 +213,13 @@ def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, collec
             task.use(nstep)
         task.use(mw.data_pusher(cfg, parts.buffer))
         task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
+    elif kind == 'sqil':
+        if cfg.policy.other.get('eps'):
+            task.use(mw.eps_greedy_handler(cfg))
+        task.use(collector)
+        task.use(mw.sqil_data_pusher(cfg, parts.buffer, expert=False))
+        mixed = [(parts.buffer, 0.5), (parts.demonstrations, 0.5)]
+        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, mixed))
     elif kind == 'gae_replay':
         task.use(collector)
         task.use(mw.gae_estimator(cfg, policy.collect_mode, parts.buffer))
@@ -237,7 +279,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         extra['nstep_reward_enhancer'] = nstep
     # EpisodeCollector's running episodes, a DI-engine-style policy's transition recorder
     collector = _make_collector(cfg, parts, kind)
-    random_size = _random_collect_size(cfg) if kind == 'offpolicy' else 0
+    random_size = _random_collect_size(cfg) if kind in ('offpolicy', 'sqil') else 0
     if options.max_env_step is not None and random_size > options.max_env_step:
         logger.warning('policy.random_collect_size=%d is over the budget of %d env steps: the random warm-up '
                        'is collected whole before the budget is checked', random_size, options.max_env_step)
@@ -246,6 +288,9 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     # a recurrent policy's collect mode keeps each env's hidden state: the in-flight episodes need it
     if getattr(parts.policy.collect_mode, 'keeps_episode_state', False):
         extra['collect_mode'] = parts.policy.collect_mode
+    if parts.demonstrations is not None:  # read again from the file on resume; its draws go on
+        from ding.data.demonstrations import SamplerState
+        extra['demonstrations'] = SamplerState(parts.demonstrations)
     saver = mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
                              every_env_step=options.checkpoint_freq, resume=options.resume, extra=extra)
     stop = StopOnSignals(saver, run_dir.root) if options.stop_on_signals else None

@@ -9,7 +9,8 @@ A distributed run (run.json's `distributed` plan) is launched again on Ray with 
 process instead); see ding/entry/distributed_train.py for what each node restores.
 An offline run (`'offline': true` in run.json, from `ding train --dataset` or
 `ding -m serial_offline`) continues through `serial_pipeline_offline(resume=True)`, after
-checking that its dataset is still there and unchanged (size and sha256).
+checking that its dataset is still there and unchanged (size and sha256); so is an imitation
+run's file of demonstrations.
 """
 import argparse
 import math
@@ -56,6 +57,9 @@ def resume_run(run_dir: str, progress: bool = True, flags: Optional[argparse.Nam
         start = state['ctx']['train_iter']
         del state
         return resume_offline(rd, meta, start)
+    if meta.get('demonstrations'):  # an imitation run reads its demonstrations again: the same file
+        from ding.data.dataset_fingerprint import check_dataset_fingerprint
+        check_dataset_fingerprint(meta['demonstrations'])
     main = EasyDict(meta['main_config'])
     main.exp_name = rd.root
     cfg = compile_config(main, create_cfg=EasyDict(meta['create_config']), auto=True, seed=meta['seed'],

@@ -18,7 +18,7 @@ from easydict import EasyDict
 
 from ding.entry.arguments import UsageError, non_negative_float, parse_overrides, positive_int, seed_value
 from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
-from ding.entry.pipeline import RunOptions, build_parts, run_training
+from ding.entry.pipeline import IMITATION_POLICIES, RunOptions, build_parts, run_training
 from ding.utils.dicts import deep_merge
 from ding.utils.run_dir import RunDir
 
@@ -32,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--seed', type=seed_value, default=0)
     parser.add_argument('--max-env-step', type=positive_int, default=None,
                         help='env-step budget (default: the tuned one)')
-    parser.add_argument('--dataset', default=None, help='a dataset file: train offline on it (ding.entry.train_offline)')
+    parser.add_argument('--dataset', default=None, help='a dataset file: train offline on it '
+                        '(ding.entry.train_offline); for an imitation algorithm (sqil, sqil_sac), the expert '
+                        'demonstrations it learns from online')
     parser.add_argument('--max-train-iter', type=positive_int, default=None,
                         help='offline runs: update budget (default: the tuned pair\'s, else the config\'s train_epoch '
                         'epochs)')
@@ -88,6 +90,24 @@ def offline_hint(tuned: TunedConfig) -> str:
     return (f'{tuned.algo} on {tuned.env} trains offline: give --dataset PATH. Its tuned dataset: '
             f'`ding train -f {recipe["expert"]} --exp-name expert`, then `ding collect expert --episodes '
             f'{recipe["episodes"]} --eps {recipe["eps"]} --out data.hdf5`')
+
+
+def with_demonstrations(main: EasyDict, info: Dict[str, Any], dataset: Optional[str], algo: Optional[str],
+                        env: Optional[str]) -> Dict[str, Any]:
+    """An imitation run (SQIL) reads its demonstrations from `dataset`; `run.json` records the
+    file's fingerprint (`info`), so that `ding resume` refuses one that is gone or changed."""
+    from ding.data.dataset_fingerprint import dataset_fingerprint
+    if not dataset:
+        recipe = find_tuned(algo, env).demonstrations if algo and env else None
+        how = (f' Its tuned demonstrations: `ding train -f {recipe["expert"]} --exp-name expert`, then `ding collect '
+               f'expert --episodes {recipe["episodes"]} --eps {recipe["eps"]} --out demos.hdf5`' if recipe else
+               ' Make them with `ding collect EXPERT_RUN --out demos.hdf5` from a run of an expert')
+        raise UsageError(f'{info.get("algo") or "this algorithm"} imitates an expert: give --dataset PATH, a file '
+                         f'of demonstrations.{how}')
+    if not os.path.exists(dataset):
+        raise FileNotFoundError(f'--dataset {dataset}: no such file or directory')
+    main.policy.setdefault('collect', {})['data_path'] = os.path.abspath(dataset)
+    return {**info, 'demonstrations': dataset_fingerprint(os.path.abspath(dataset))}
 
 
 def _tuned_name_to_path(path: str) -> str:
@@ -184,11 +204,16 @@ def summary(ctx: Any) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    if getattr(args, 'dataset', None):  # offline: a dataset instead of env interaction
-        from ding.entry.train_offline import main as train_offline
-        return train_offline(args)
+    from ding.entry.train_offline import main as train_offline
+    dataset = getattr(args, 'dataset', None)
+    if dataset and not args.file and (args.algo or '').lower() not in IMITATION_POLICIES:
+        return train_offline(args)  # offline: a dataset instead of env interaction
     main_cfg, create_cfg, info = resolve_config(args.algo, args.env, args.file)
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
+    if (create_cfg.get('policy') or {}).get('type') in IMITATION_POLICIES:  # online, from demonstrations
+        info = with_demonstrations(main_cfg, info, dataset, args.algo, args.env)
+    elif dataset:
+        return train_offline(args)
     from ding.entry.distributed_train import SECTION, plan_from
     plan = plan_from(main_cfg.pop(SECTION, None), args)  # not a key compile_config knows
     budget = args.max_env_step if args.max_env_step is not None else info.get('budget_env_steps')

@@ -50,8 +50,12 @@ class SQILPolicy(SQLPolicy):
     graph_safe_update = False
     config = dict(
         type='sqil',
-        # the expert checkpoint DI-engine's sqil.py loads into its demonstrator (read by the pipeline)
-        collect=dict(model_path=None),
+        collect=dict(
+            # the expert checkpoint DI-engine's sqil.py loads into its demonstrator (read by that program)
+            model_path=None,
+            # the demonstrations file `ding train` loads as the expert buffer (ding/entry/pipeline.py)
+            data_path=None,
+        ),
     )
 
     def _td_loss(self, data: Batch, reward: torch.Tensor, done: torch.Tensor,
@@ -69,7 +73,7 @@ class SQILSACPolicy(SACPolicy):
     config = dict(
         type='sqil_sac',
         expert_random_collect_size=0,  # random-action steps that seed the expert buffer (the pipeline reads it)
-        collect=dict(model_path=None),  # the expert checkpoint, as in SQILPolicy
+        collect=dict(model_path=None, data_path=None),  # as in SQILPolicy
     )
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:

@@ -29,7 +29,10 @@ def test_list_shows_every_tuned_pair_with_threshold_and_budget(capsys):
     assert f'algorithms: {", ".join(sorted({t.algo for t in table}))}\n' in out
     assert f'envs:       {", ".join(sorted({t.env for t in table}))}\n' in out
     rows = [line.split() for line in out.splitlines() if line.endswith('.yaml')]
-    assert len(rows) == len([t for t in table if not t.offline])  # one row per online tuned file
+    assert len(rows) == len([t for t in table if not t.offline and t.demonstrations is None])  # one per online file
+    imitation = out[out.index('\nimitation (ding train --algo ALGO --env ENV --dataset DEMOS'):out.index('\noffline (')]
+    assert ['sqil', 'CartPole-v1', '475', '100,000', 'sqil_cartpole-v1.yaml', 'dqn_cartpole-v1.yaml', '--episodes',
+            '20', '--eps', '0.0'] in [line.split() for line in imitation.splitlines()]
     offline = out[out.index('\noffline (ding train --algo ALGO --env ENV --dataset PATH'):]
     assert ['iql', 'Pendulum-v1', '-400', '6,000', 'iql_pendulum-v1.yaml', 'sac_pendulum-v1.yaml', '--episodes', '50',
             '--eps', '0.5'] in [line.split() for line in offline.splitlines()]
@@ -54,6 +57,7 @@ def test_train_file_may_be_a_name_from_the_listing(in_tmp, name):
      "unknown algorithm 'dqnn' (did you mean 'dqn'?); valid choices: a2c, "),
     (['--algo', 'dqn', '--env', 'Pendulum-v1'],
      "unknown env for dqn 'Pendulum-v1'; valid choices: BreakoutNoFrameskip-v4, CartPole-v0, CartPole-v1, "
+     "MinAtar/Asterix-v1, MinAtar/Breakout-v1, MinAtar/Freeway-v1, MinAtar/Seaquest-v1, MinAtar/SpaceInvaders-v1, "
      "PongNoFrameskip-v4"),
     (DQN_V1 + ['--config', '{"policy": {"learn": {"learning_rte": 0.1}}}'], 'cfg.policy.learn.learning_rte'),
 ])

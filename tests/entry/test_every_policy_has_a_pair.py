@@ -2,21 +2,12 @@
 in POLICY_REGISTRY has at least one tuned pair in `ding list` (issue 39, item 3).
 
 The registry is the authoritative list: it is what a config's `policy.type` can name, so a
-policy missing from it cannot be built by any entry. `NOT_YET_PAIRED` is the to-do list: the
-test fails when a shipped policy is neither paired nor on it, and when a policy on it gains a
-pair (so the list only shrinks). The goal is an empty list."""
+policy missing from it cannot be built by any entry."""
 import pytest
 
 import ding.policy  # noqa: F401  (declares the policy types)
 from ding.entry.catalog import tuned_configs
 from ding.utils.registry import POLICY_REGISTRY
-
-# No pair yet; each needs what its comment says.
-NOT_YET_PAIRED = {
-    # imitation: SQIL learns online from two buffers (expert demonstrations and its own transitions), a
-    # pipeline `ding train` does not build yet; a pair also needs the demonstrations' recipe (as offline pairs)
-    'sqil', 'sqil_sac',
-}
 
 
 def shipped_policy_types():
@@ -33,17 +24,12 @@ def paired_algos():
 
 def test_the_registry_lists_the_policies_we_ship():
     shipped = shipped_policy_types()
-    assert {'dqn', 'ppo', 'sac', 'r2d2', 'impala', 'pdqn', 'iql', 'cql', 'mappo'} <= set(shipped)
-    assert NOT_YET_PAIRED <= set(shipped), sorted(NOT_YET_PAIRED - set(shipped))
+    assert {'dqn', 'ppo', 'sac', 'r2d2', 'impala', 'pdqn', 'iql', 'cql', 'mappo', 'sqil', 'sqil_sac'} <= set(shipped)
 
 
 @pytest.mark.parametrize('policy_type', shipped_policy_types())
 def test_every_shipped_policy_has_a_tuned_pair(policy_type):
-    if policy_type in NOT_YET_PAIRED:
-        assert policy_type not in paired_algos(), f'{policy_type} has a pair now: take it off NOT_YET_PAIRED'
-    else:
-        assert policy_type in paired_algos(), \
-            f'policy {policy_type!r} has no tuned pair in ding/config/tuned (`ding list`)'
+    assert policy_type in paired_algos(), f'policy {policy_type!r} has no tuned pair in ding/config/tuned (`ding list`)'
 
 
 def test_every_pair_names_a_shipped_policy():

@@ -100,11 +100,14 @@ def test_a_hung_serial_reset_is_reported_with_reset_timeout():
 
 
 def test_no_watchdog_thread_is_left_after_close():
+    # this manager's watchdog: another test's unclosed manager may still have one until its next wake-up
+    before = set(threading.enumerate())
     env = create_env_manager({'type': 'base_v2', 'step_timeout': 0.2}, [partial(DingEnvWrapper, HangsOnce(None, 0))])
     env.launch()
-    assert any(t.name == 'ding-env-watchdog' for t in threading.enumerate())
+    ours = [t for t in threading.enumerate() if t.name == 'ding-env-watchdog' and t not in before]
+    assert len(ours) == 1
     env.close()
-    assert not any(t.name == 'ding-env-watchdog' for t in threading.enumerate())
+    assert not ours[0].is_alive()
 
 
 @pytest.mark.parametrize('cls', [BaseEnvManagerV2, SubprocessEnvManagerV2, AlternatingSampler, WorkerInferenceSampler])

@@ -5,7 +5,7 @@ nothing was tuned on (issue 39). MinAtar and Atari pairs are left to the real-wo
 
 An offline pair trains on the dataset its recipe names: `ding collect` of a run of the expert
 pair (that pair's own held-out run in this module, made once and shared), then
-`ding train --dataset`."""
+`ding train --dataset`. An imitation pair (SQIL) trains online from demonstrations made the same way."""
 import json
 import os
 
@@ -20,8 +20,9 @@ HELD_OUT_SEED_OF = {'pdqn_moving-v0.yaml': 1003}
 PIXEL_ENVS = ('MinAtar', 'NoFrameskip')  # not trained in CI
 
 
-def ci_pairs(offline: bool):
-    return [t for t in tuned_configs() if t.offline == offline and not any(m in t.env for m in PIXEL_ENVS)]
+def ci_pairs(offline: bool, imitation: bool = False):
+    return [t for t in tuned_configs() if t.offline == offline and (t.demonstrations is not None) == imitation
+            and not any(m in t.env for m in PIXEL_ENVS)]
 
 
 def evaluations(run_dir: str, x: str = 'env_step'):
@@ -30,10 +31,10 @@ def evaluations(run_dir: str, x: str = 'env_step'):
     return [(r[x], r['eval_return_mean']) for r in rows if r.get('eval_return_mean') is not None]
 
 
-def train_pair(tuned, seed: int, run_dir: str) -> None:
+def train_pair(tuned, seed: int, run_dir: str, *extra: str) -> None:
     """`ding train` of a tuned pair on `seed`, in process, with no checkpoints along the way."""
     assert main(['train', '--algo', tuned.algo, '--env', tuned.env, '--seed', str(seed), '--no-progress',
-                 '--checkpoint-freq', str(10 ** 9), '--exp-name', run_dir]) == 0
+                 '--checkpoint-freq', str(10 ** 9), '--exp-name', run_dir, *extra]) == 0
 
 
 class HeldOutRuns:
@@ -49,6 +50,16 @@ class HeldOutRuns:
             train_pair(tuned, HELD_OUT_SEED_OF.get(name, HELD_OUT_SEED), run_dir)
             self.runs[name] = run_dir
         return self.runs[name]
+
+
+    def dataset(self, recipe) -> str:
+        """`ding collect` of the recipe's expert run, made once per recipe."""
+        expert_run = self.run(read_tuned(os.path.join(CONFIG_DIR, recipe['expert'])))
+        dataset = os.path.join(expert_run, f'episodes{recipe["episodes"]}_eps{recipe["eps"]}.hdf5')
+        if not os.path.exists(dataset):
+            assert main(['collect', expert_run, '--episodes', str(recipe['episodes']), '--eps', str(recipe['eps']),
+                         '--out', dataset]) == 0
+        return dataset
 
 
 @pytest.fixture(scope='module')
@@ -95,15 +106,23 @@ def test_family_pair_reaches_its_threshold_on_two_more_held_out_seeds(tmp_path, 
 @pytest.mark.parametrize('tuned', ci_pairs(offline=True), ids=lambda t: f'{t.algo}-{t.env}-offline')
 def test_offline_pair_reaches_its_threshold_on_its_dataset(held_out_runs, tmp_path, monkeypatch, tuned):
     pytest.importorskip('h5py')
-    recipe = tuned.dataset
-    expert_run = held_out_runs.run(read_tuned(os.path.join(CONFIG_DIR, recipe['expert'])))
-    dataset = os.path.join(expert_run, f'episodes{recipe["episodes"]}_eps{recipe["eps"]}.hdf5')
-    if not os.path.exists(dataset):  # one dataset per recipe, shared by the pairs that name it
-        assert main(['collect', expert_run, '--episodes', str(recipe['episodes']), '--eps', str(recipe['eps']),
-                     '--out', dataset]) == 0
+    dataset = held_out_runs.dataset(tuned.dataset)  # shared by the pairs that name the same recipe
     monkeypatch.chdir(tmp_path)
     assert main(['train', '--algo', tuned.algo, '--env', tuned.env, '--dataset', dataset, '--seed',
                  str(HELD_OUT_SEED), '--exp-name', 'offline']) == 0
     evals = evaluations('offline', x='train_iter')
     assert any(value >= tuned.threshold for _, value in evals), \
         f'{tuned.algo} on {tuned.env} never reached {tuned.threshold} in {tuned.budget_train_iter} updates: {evals}'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('tuned', ci_pairs(offline=False, imitation=True), ids=lambda t: f'{t.algo}-{t.env}')
+def test_imitation_pair_reaches_its_threshold_from_its_demonstrations(held_out_runs, tmp_path, tuned):
+    pytest.importorskip('h5py')
+    demonstrations = held_out_runs.dataset(tuned.demonstrations)
+    run_dir = str(tmp_path / 'run')
+    train_pair(tuned, HELD_OUT_SEED, run_dir, '--dataset', demonstrations)
+    evals = evaluations(run_dir)
+    reached = [(step, value) for step, value in evals if value >= tuned.threshold]
+    assert reached and reached[0][0] <= tuned.budget_env_steps, \
+        f'{tuned.algo} on {tuned.env}: {tuned.threshold} not reached in {tuned.budget_env_steps} env steps: {evals}'

@@ -40,9 +40,10 @@ def _last_priority(train_output: Any) -> Optional[np.ndarray]:
 def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool = False) -> Any:
     """w: train_data, a Batch of `cfg.policy.learn.batch_size` rows (None while the buffer is short).
 
-    `buffer_` is one buffer, a list of `(buffer, ratio)` (the batch is split by ratio and
-    concatenated) or a dict `{name: buffer}` (train_data becomes `{name: Batch}`). After the
-    yield, a 'priority' in the learner's output is written back to the sampled items."""
+    `buffer_` is one buffer, a list of `(buffer, ratio)` (the batch is split by ratio, and the
+    columns all parts have are concatenated) or a dict `{name: buffer}` (train_data becomes
+    `{name: Batch}`). After the yield, a 'priority' in the learner's output is written back to
+    the sampled items."""
     require_config(cfg, 'offpolicy_data_fetcher', 'policy.learn.batch_size')
     batch_size = int(cfg.policy.learn.batch_size)
     # DI-engine's rule: collect.unroll_len > 1 means a recurrent learner, fed windows of that
@@ -85,8 +86,9 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
             parts.append(got[0])
         if all(isinstance(p, list) for p in parts):  # buffers of whole objects: one list, as DI-engine
             ctx.train_data = [item for p in parts for item in p]
-        else:
-            ctx.train_data = Batch.cat(parts)
+        else:  # the columns every buffer has: an agent's env ids, say, are not in demonstrations
+            shared = [k for k in parts[0].keys() if all(k in p.keys() for p in parts[1:])]
+            ctx.train_data = Batch.cat([Batch({k: p[k] for k in shared}) for p in parts])
         yield
 
     def _fetch_named(ctx: Any):
