@@ -4,11 +4,12 @@
 DI-engine's config keys. The encoder is the MinAtar paper's (Young & Tian 2019): one 3x3 conv
 of 16 channels, then 128 units (`encoder_hidden_size_list=[16, 128]`, ding/model/conv_encoders.py).
 The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 8 collector
-envs. The stop value is a return well above random play, not a published target.
+envs. The stop value is a return well above random play, not a published target (40, as first
+set; it was lowered to 35 after DQN peaked at 39.8, and is restored).
 
 Measured here (benchmarks/minatar_configs.py, seed 0, 300k env steps in 176 s, one
 torch thread; benchmarks/results/minatar_configs.json): best evaluation 45.8 against
-0.4 for random play; it first reached 35 at 240k env steps (139 s).
+0.4 for random play; it first reached 40 at 260k env steps (151 s).
 
 Train: ding -m serial -c freeway_c51_config.py -s 0"""
 from easydict import EasyDict
@@ -19,7 +20,7 @@ freeway_c51_config = dict(
         collector_env_num=8,
         evaluator_env_num=5,
         n_evaluator_episode=5,
-        stop_value=35,
+        stop_value=40,
         env_id='MinAtar/Freeway-v1',
     ),
     policy=dict(
