@@ -22,24 +22,20 @@ def render_listing() -> str:
         if not t.offline and t.demonstrations is None:
             lines.append(f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {t.budget_env_steps:>10,}  '
                          f'{os.path.basename(t.path)}')
-    imitation = [t for t in table if t.demonstrations is not None]
-    if imitation:
-        lines += ['', 'imitation (ding train --algo ALGO --env ENV --dataset DEMOS; online, budget in env steps; the '
-                  'demonstrations: ding collect EXPERT_RUN --episodes N --eps E):',
-                  f'  {"algo":<{width}} {"env":<{env_width}} {"threshold":>9} {"budget":>10}  '
-                  f'{"file":<{file_width}} demonstrations']
-        for t in imitation:
-            lines.append(f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {t.budget_env_steps:>10,}  '
-                         f'{os.path.basename(t.path):<{file_width}} {_recipe(t.demonstrations)}')
-    offline = [t for t in table if t.offline]
-    if offline:
-        lines += ['', 'offline (ding train --algo ALGO --env ENV --dataset PATH; budget in updates; the dataset: '
-                  'ding collect EXPERT_RUN --episodes N --eps E, EXPERT_RUN a run of the expert pair):',
-                  f'  {"algo":<{width}} {"env":<{env_width}} {"threshold":>9} {"updates":>10}  '
-                  f'{"file":<{file_width}} dataset']
-        for t in offline:
-            lines.append(f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {t.budget_train_iter:>10,}  '
-                         f'{os.path.basename(t.path):<{file_width}} {_recipe(t.dataset)}')
+    imitation = [(t, t.budget_env_steps, t.demonstrations) for t in table if t.demonstrations is not None]
+    offline = [(t, t.budget_train_iter, t.dataset) for t in table if t.offline]
+    sections = [('imitation (ding train --algo ALGO --env ENV --dataset DEMOS; online, budget in env steps; the '
+                 'demonstrations: ding collect EXPERT_RUN --episodes N --eps E):',
+                 'budget', 'demonstrations', imitation),
+                ('offline (ding train --algo ALGO --env ENV --dataset PATH; budget in updates; the dataset: ding '
+                 'collect EXPERT_RUN --episodes N --eps E, EXPERT_RUN a run of the expert pair):',
+                 'updates', 'dataset', offline)]
+    for title, budget, recipe, rows in sections:  # pairs whose data comes from a run of an expert pair
+        if rows:
+            lines += ['', title, f'  {"algo":<{width}} {"env":<{env_width}} {"threshold":>9} {budget:>10}  '
+                      f'{"file":<{file_width}} {recipe}']
+            lines += [f'  {t.algo:<{width}} {t.env:<{env_width}} {t.threshold:>9g} {n:>10,}  '
+                      f'{os.path.basename(t.path):<{file_width}} {_recipe(r)}' for t, n, r in rows]
     return '\n'.join(lines)
 
 
