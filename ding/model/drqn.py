@@ -14,6 +14,9 @@ Recurrent state forms (`prev_state`; `next_state` comes back in the form it was 
   of H elements (any shape, e.g. [1, 1, H]); `next_state` is then a list of {'h', 'c'} [1, 1, H];
 - None: every sample starts from the zero state (packed form returned).
 
+An action mask (`obs` a dict `{'observation', 'action_mask'}`, ding/model/action_mask.py) masks
+`logit` step by step: the mask is [B, A] at inference and [T, B, A] for a sequence.
+
 An optional `inputs['reset']` [T, B] bool (ours, not DI-engine's) zeroes a sample's state
 before step t: a replayed window may run over an episode end, and the actor started the next
 episode from the zero state. `lstm_type` 'normal' and 'pytorch' are both `nn.LSTM` here
@@ -24,6 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import MASK_KEY, mask_logit, split_action_mask
 from ding.model.dqn import _action_count, build_encoder
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
@@ -92,7 +96,15 @@ class DRQN(nn.Module):
     # --- forward ---------------------------------------------------------------------------
     def forward(self, inputs: Dict[str, Any], inference: bool = False,
                 saved_state_timesteps: Optional[List[int]] = None) -> Dict[str, Any]:
-        x = inputs['obs']
+        x, mask = split_action_mask(inputs['obs'])
+        result = self._forward(x, inputs, inference, saved_state_timesteps)
+        if mask is not None:
+            result['logit'] = mask_logit(result['logit'], mask)
+            result[MASK_KEY] = mask
+        return result
+
+    def _forward(self, x: torch.Tensor, inputs: Dict[str, Any], inference: bool,
+                 saved_state_timesteps: Optional[List[int]]) -> Dict[str, Any]:
         prev_state = inputs.get('prev_state')
         as_list = isinstance(prev_state, (list, tuple))
         if inference:

@@ -31,6 +31,7 @@ from typing import Any, Callable, Dict, List, Optional
 import torch
 
 from ding.data.batch import Batch
+from ding.model.action_mask import split_action_mask
 from ding.model.from_config import build_model
 from ding.policy.dqn import DQNPolicy, TDLoss
 from ding.policy.hidden_state import RecurrentActing
@@ -108,7 +109,7 @@ class R2D2Policy(RecurrentActing, DQNPolicy):
         last_of_episode = ended & (nstep == 1) if 'nstep' in data else ended
         reset = torch.zeros_like(last_of_episode)
         reset[:, 1:] = last_of_episode[:, :-1]
-        obs, reset = data.obs.transpose(0, 1), reset.transpose(0, 1)  # time-major for the LSTM
+        obs, reset = time_major(data.obs), reset.transpose(0, 1)  # time-major for the LSTM
         start = data.prev_state[:, 0].float()
 
         with torch.no_grad():
@@ -153,15 +154,16 @@ class R2D2Policy(RecurrentActing, DQNPolicy):
         return super()._monitor_vars_learn() + ['valid_fraction']
 
     # --- collect / eval (the state tables: RecurrentActing) ---------------------------------
-    def _act(self, model: torch.nn.Module, states: Any, obs: torch.Tensor,
+    def _act(self, model: torch.nn.Module, states: Any, obs: Any,
              env_id: Optional[List[int]]) -> Dict[str, torch.Tensor]:
-        out, prev = self._step_states(model, states, obs, len(obs), env_id, inference=True)
-        return {'logit': out['logit'], 'prev_state': prev}
+        batch_size = len(split_action_mask(obs)[0])  # a dict obs: the rows of its observation
+        out, prev = self._step_states(model, states, obs, batch_size, env_id, inference=True)
+        return {'logit': out['logit'], 'prev_state': prev, 'action_mask': out.get('action_mask')}
 
-    def _forward_collect(self, obs: torch.Tensor, eps: Optional[float] = -1, env_id: Optional[List[int]] = None,
+    def _forward_collect(self, obs: Any, eps: Optional[float] = -1, env_id: Optional[List[int]] = None,
                          **kwargs: Any) -> Dict[str, torch.Tensor]:
         out = self._act(self._collect_model, self._collect_states, obs, env_id)
-        out['action'] = epsilon_greedy(out['logit'], -1 if eps is None else float(eps))
+        out['action'] = epsilon_greedy(out['logit'], -1 if eps is None else float(eps), out.pop('action_mask'))
         return out
 
     def _forward_eval(self, obs: torch.Tensor, env_id: Optional[List[int]] = None,
@@ -175,3 +177,10 @@ class R2D2Policy(RecurrentActing, DQNPolicy):
         from ding.policy.recurrent_worker_actor import RecurrentActorFactory
         from ding.policy.worker_actor import model_copier
         return RecurrentActorFactory(model_copier(self._collect_model), tuple(self._zero_states(1).shape[1:]))
+
+
+def time_major(obs: Any) -> Any:
+    """[B, T, ...] -> [T, B, ...]; a dict obs (an action mask beside the observation) key by key."""
+    if isinstance(obs, torch.Tensor):
+        return obs.transpose(0, 1)
+    return Batch({k: time_major(v) for k, v in obs.items()})

@@ -16,7 +16,8 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
-from ding.policy.worker_actor import EpsGreedyActor
+from ding.model.action_mask import split_action_mask
+from ding.policy.worker_actor import EpsGreedyActor, float_tensors
 
 
 class RecurrentEpsGreedyActor(EpsGreedyActor):
@@ -37,27 +38,28 @@ class RecurrentEpsGreedyActor(EpsGreedyActor):
     def load_carried_state(self, state: Optional[np.ndarray]) -> None:
         self.state = None if state is None else torch.from_numpy(np.array(state))
 
-    def __call__(self, obs: np.ndarray, eps: Optional[float] = 0.0, warmup: bool = False,
+    def __call__(self, obs: Any, eps: Optional[float] = 0.0, warmup: bool = False,
                  **_: Any) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
-        obs = torch.from_numpy(np.asarray(obs, dtype=np.float32))
+        obs = float_tensors(obs)
+        n = len(split_action_mask(obs)[0])  # a dict obs: the rows of its observation
         if self.state is None:
-            self.state = self.model.zero_state(len(obs))
-        if len(obs) != len(self.state):
+            self.state = self.model.zero_state(n)
+        if n != len(self.state):
             raise ValueError(f'RecurrentEpsGreedyActor keeps the state of {len(self.state)} envs but was called '
-                             f'with {len(obs)} observations')
+                             f'with {n} observations')
         prev = self.state
         with torch.no_grad():
             out = self.model({'obs': obs, 'prev_state': prev}, inference=True)
         self.state = out['next_state']
-        logit = out[self.logit_key]
-        n_action = logit.shape[-1]
+        logit, mask = out[self.logit_key], out.get('action_mask')  # a dict obs's action mask, if any
+        rows = np.ones(len(logit), bool)
         if warmup:  # uniform actions, but the state still follows the episode
-            action = self.rng.integers(0, n_action, len(logit)).astype(np.int64)
+            action = self._uniform(rows, logit.shape[-1], mask)
         else:
-            action = logit.argmax(-1).numpy()
+            action = logit.argmax(-1).numpy()  # the model masked the logits of forbidden actions
             if eps is not None and eps > 0:
                 explore = self.rng.random(len(action)) < eps
-                action[explore] = self.rng.integers(0, n_action, int(explore.sum()))
+                action[explore] = self._uniform(explore, logit.shape[-1], mask)
         return action, {'prev_state': prev.numpy().copy()}
 
 

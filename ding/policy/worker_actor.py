@@ -43,7 +43,7 @@ class EpsGreedyActor:
 
     def __call__(self, obs: Any, eps: Optional[float] = 0.0, warmup: bool = False, **_: Any) -> np.ndarray:
         with torch.no_grad():
-            out = self.model(_float_tensors(obs))
+            out = self.model(float_tensors(obs))
         logit, mask = out[self.logit_key], out.get('action_mask')  # a dict obs's action mask, if any
         rows = np.ones(len(logit), bool)
         if warmup:
@@ -63,10 +63,10 @@ class EpsGreedyActor:
         return np.array([self.rng.choice(np.flatnonzero(row)) for row in allowed], dtype=np.int64)
 
 
-def _float_tensors(obs: Any) -> Any:
+def float_tensors(obs: Any) -> Any:
     """A numpy obs batch as float32 tensors; a dict obs (an action mask beside the observation) key by key."""
     if hasattr(obs, 'items'):
-        return {k: _float_tensors(v) for k, v in obs.items()}
+        return {k: float_tensors(v) for k, v in obs.items()}
     return torch.from_numpy(np.asarray(obs, dtype=np.float32))
 
 

@@ -1,7 +1,7 @@
 """Invalid-action masking (`{'observation': ..., 'action_mask': ...}` obs, ding/model/action_mask.py):
-acting, exploration and Q targets of the DQN family, PPO / A2C / PG / PPG and discrete SAC stay on
-allowed actions; in an env where a forbidden action ends the episode with -10, masked DQN and PPO
-never take one while they learn, and the same DQN pipeline without the mask does."""
+acting, exploration and Q targets of the DQN family (R2D2 included), PPO / A2C / PG / PPG and discrete
+SAC stay on allowed actions; in an env where a forbidden action ends the episode with -10, masked
+DQN, R2D2 and PPO never take one while they learn, and the same DQN pipeline without the mask does."""
 import numpy as np
 import pytest
 import torch
@@ -141,7 +141,7 @@ class Unmasked(MaskedTargets):
 
 
 def train(algo, env_cls, max_env_step):
-    """DQN or PPO through the usual pipeline; (evaluation returns, forbidden actions taken)."""
+    """DQN, R2D2 or PPO through the usual pipeline; (evaluation returns, forbidden actions taken)."""
     from ding.config import compile_config
     from ding.data import DequeBuffer
     from ding.envs import BaseEnvManagerV2, DingEnvWrapper
@@ -153,7 +153,15 @@ def train(algo, env_cls, max_env_step):
     from ding.utils import set_pkg_seed
     model = dict(DISCRETE_MODEL, encoder_hidden_size_list=[32, 32])
     env = dict(collector_env_num=2, evaluator_env_num=2, n_evaluator_episode=4, stop_value=EPISODE_STEPS - 0.5)
-    if algo == 'dqn':
+    if algo == 'r2d2':  # windows of 6 steps (2 of burn-in) of the 10-step episodes; no random warm-up: its
+        # actions carry no LSTM state (prev_state), which R2D2 learns from
+        policy_cfg = dict(model=model, discount_factor=0.5, nstep=1, burnin_step=2, learn_unroll_len=4,
+                          priority=False, priority_IS_weight=False,
+                          learn=dict(update_per_collect=2, batch_size=32, learning_rate=3e-3, target_update_freq=20),
+                          collect=dict(n_sample=16, unroll_len=6), eval=dict(evaluator=dict(eval_freq=20)),
+                          other=dict(eps=dict(type='exp', start=1.0, end=0.05, decay=1000),
+                                     replay_buffer=dict(replay_buffer_size=5000)))
+    elif algo == 'dqn':
         policy_cfg = dict(model=model, discount_factor=0.5, random_collect_size=64,
                           learn=dict(update_per_collect=2, batch_size=32, learning_rate=3e-3, target_update_freq=20),
                           collect=dict(n_sample=16), eval=dict(evaluator=dict(eval_freq=20)),
@@ -177,10 +185,11 @@ def train(algo, env_cls, max_env_step):
         policy = POLICY_REGISTRY.lookup(algo)(cfg.policy)
         task.use(interaction_evaluator(cfg, policy.eval_mode, envs[1]))
         task.use(lambda ctx: returns.append(ctx.eval_value) if ctx.last_eval_iter == ctx.train_iter else None)
-        if algo == 'dqn':
+        if algo in ('dqn', 'r2d2'):
             buffer_ = DequeBuffer(size=5000)
             task.use(eps_greedy_handler(cfg))
-            task.use(StepCollector(cfg, policy.collect_mode, envs[0], random_collect_size=64))
+            task.use(StepCollector(cfg, policy.collect_mode, envs[0], random_collect_size=policy_cfg.get(
+                'random_collect_size', 0)))
             task.use(data_pusher(cfg, buffer_))
             task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
         else:
@@ -194,10 +203,10 @@ def train(algo, env_cls, max_env_step):
     return returns, MaskedTargets.invalid_taken
 
 
-@pytest.mark.parametrize('algo', ['dqn', 'ppo'])
-def test_masked_agents_never_take_a_forbidden_action_and_learn(tmp_path, monkeypatch, algo):
+@pytest.mark.parametrize('algo, budget', [('dqn', 4000), ('r2d2', 8000), ('ppo', 4000)])
+def test_masked_agents_never_take_a_forbidden_action_and_learn(tmp_path, monkeypatch, algo, budget):
     monkeypatch.chdir(tmp_path)
-    returns, invalid = train(algo, MaskedTargets, max_env_step=4000)
+    returns, invalid = train(algo, MaskedTargets, max_env_step=budget)
     assert invalid == 0  # random warm-up, exploration, sampling and evaluation included
     assert returns[-1] >= EPISODE_STEPS - 0.5, returns  # stopped at the stop value, well before the budget
 
@@ -216,3 +225,33 @@ def test_the_worker_actor_explores_and_warms_up_among_allowed_actions():
     numpy_obs = {'observation': obs['observation'], 'action_mask': obs['action_mask']}
     for kwargs in (dict(eps=1.0), dict(warmup=True), dict(eps=0.0)):
         assert allowed(actor(numpy_obs, **kwargs), obs), kwargs
+
+
+def make_r2d2():
+    torch.manual_seed(0)
+    return POLICY_REGISTRY.lookup('r2d2')(dict(model=DISCRETE_MODEL, burnin_step=2, nstep=1, priority=False,
+                                               priority_IS_weight=False, collect=dict(unroll_len=6)))
+
+
+def test_r2d2_acts_explores_and_bootstraps_among_allowed_actions():
+    from ding.policy.recurrent_worker_actor import RecurrentEpsGreedyActor
+    policy, obs = make_r2d2(), masked_obs(16)
+    for seed in range(3):  # eps=1: every row explores
+        torch.manual_seed(seed)
+        assert allowed(policy.collect_mode.forward_batch(obs, eps=1.0)['action'], obs)
+    assert allowed(policy.eval_mode.forward_batch(obs)['action'], obs)
+    actor = RecurrentEpsGreedyActor(lambda: make_r2d2()._model)  # the 'worker_inference' manager's actor
+    actor.seed(0)
+    numpy_obs = {'observation': obs['observation'], 'action_mask': obs['action_mask']}
+    for kwargs in (dict(eps=1.0), dict(warmup=True), dict(eps=0.0)):
+        assert allowed(actor(numpy_obs, **kwargs)[0], obs), kwargs
+    # a replayed window [B, T] of dict observations: the learner's Q values of forbidden actions are masked
+    steps, batch = 6, 8
+    windows = masked_obs(batch * steps, seed=3)
+    seq = Batch(observation=windows['observation'].reshape(batch, steps, -1),
+                action_mask=windows['action_mask'].reshape(batch, steps, -1))
+    action = np.argmax(seq['action_mask'], -1)
+    data = Batch(obs=seq, action=action, reward=np.ones((batch, steps), np.float32),
+                 done=np.zeros((batch, steps), bool), prev_state=np.zeros((batch, steps, 2, 16), np.float32))
+    out = policy.learn_mode.forward(data)
+    assert np.isfinite(out['total_loss']) and abs(out['target_q_value']) < 1e3  # no -1e8 logit bootstrapped
