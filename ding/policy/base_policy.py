@@ -173,6 +173,10 @@ class Policy(ActingWeights):
     def _reset_eval(self, env_ids: Optional[Sequence[int]] = None) -> None:
         pass
 
+    def keeps_eval_state(self) -> bool:
+        """Whether eval acting keeps state across forwards (a subclass resets it per episode)."""
+        return type(self)._reset_eval is not Policy._reset_eval
+
     def _sync_gradients(self) -> None:
         """Called by each learn step between backward and clipping: with `multi_gpu`, average the
         optimizer's gradients over the learner ranks (one flattened all-reduce)."""

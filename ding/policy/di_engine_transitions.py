@@ -9,7 +9,7 @@ import torch
 
 from ding.data.batch import Batch
 from ding.envs.env_manager.step_batch import EnvTimestep
-from ding.policy.di_engine_adapter import AttrDict, PolicyOutputs, _row, as_tensor_tree, obs_by_env
+from ding.policy.di_engine_data import AttrDict, PolicyOutputs, as_tensor_tree, obs_by_env, row_of
 
 
 class DIEngineTransitions:
@@ -99,7 +99,7 @@ def _env_rows(obs: Any) -> Any:
     """Per-env tensors of a stacked observation, dtype kept (a dict observation: dicts)."""
     if isinstance(obs, Batch):
         cols = obs.to_torch()._cols
-        return [_row(cols, i) for i in range(len(obs))]
+        return [row_of(cols, i) for i in range(len(obs))]
     return torch.as_tensor(obs)
 
 

@@ -35,7 +35,7 @@ class DuckTypedMode:
         return self._mode.forward(data, **kwargs)
 
     def forward_batch(self, obs: Any, **kwargs: Any) -> Any:
-        from ding.policy.di_engine_adapter import PolicyOutputs, obs_by_env
+        from ding.policy.di_engine_data import PolicyOutputs, obs_by_env
         data = obs_by_env(obs)
         return PolicyOutputs(self._mode.forward(data, **kwargs), data)
 

@@ -195,8 +195,7 @@ def _as_numpy(values: Any) -> Tuple[np.ndarray, ...]:
 def _has_episode_state(policy: Any) -> bool:
     """Whether eval acting keeps state across forwards (it resets it per episode): a traced,
     stateless graph would freeze that state in, so such a policy is refused."""
-    from ding.policy.base_policy import Policy
-    return type(policy)._reset_eval is not Policy._reset_eval
+    return bool(getattr(policy, 'keeps_eval_state', lambda: False)())
 
 
 def _obs_shape(policy: Any, obs_shape: Any) -> Tuple[int, ...]:

@@ -8,13 +8,10 @@ from typing import Dict, List, Set
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 # Still to break (issue 36, item 7): each is a base class that builds its variant subclass
-# (PPOPolicy -> MAPPOPolicy for DI-engine's multi_agent, QMIX -> its recurrent twin), the
-# policy circle through the DI-engine adapter (the compat move breaks it).
+# (PPOPolicy -> MAPPOPolicy for DI-engine's multi_agent, QMIX -> its recurrent twin).
 KNOWN = [
     {'ding.policy.mappo', 'ding.policy.ppo'},
     {'ding.policy.qmix', 'ding.policy.qmix_recurrent'},
-    {'ding.policy.base_policy', 'ding.policy.di_engine_adapter', 'ding.policy.di_engine_transitions',
-     'ding.policy.export'},
 ]
 
 

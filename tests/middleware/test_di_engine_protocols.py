@@ -208,7 +208,7 @@ def test_learns_cartpole(one_thread):
 
 def test_dict_observations_reach_the_policy_as_dicts_of_float_tensors():
     from ding.data.batch import Batch
-    from ding.policy.di_engine_adapter import obs_by_env, transition_list
+    from ding.policy.di_engine_data import obs_by_env, transition_list
     obs = Batch(image=np.full((2, 3), 7, dtype=np.uint8), state=Batch(pos=np.arange(2, dtype=np.float64)))
     by_env = obs_by_env(obs)
     assert sorted(by_env) == [0, 1] and by_env[1].image.dtype == torch.float32 and by_env[1].state.pos.item() == 1.0
