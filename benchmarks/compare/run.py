@@ -1,4 +1,4 @@
-"""Side-by-side comparison of ding with Stable-Baselines3 and Tianshou (bars.md protocol).
+"""Side-by-side comparison of ding with Stable-Baselines3, Tianshou and DI-engine (bars.md protocol).
 
 Each (benchmark, seed, framework) is a separate process running that framework's runner in
 its own environment (ours: this python; peers: a venv each, created on first use), one after
@@ -40,7 +40,7 @@ from ding.utils.fileio import atomic_write_text  # noqa: E402
 
 # OURS_ASYNC: our runner with async_mode=True, so that sync and async alternate seed by seed;
 # OURS_PEER_NET: our runner with SB3's network sizes, on the benchmarks where our config's differ
-FRAMEWORKS = ('ours', OURS_ASYNC, OURS_PEER_NET, 'sb3', 'tianshou')
+FRAMEWORKS = ('ours', OURS_ASYNC, OURS_PEER_NET, 'sb3', 'tianshou', 'di_engine')
 REPO_ROOT = HERE.parent.parent
 # Seconds a runner may take beyond its wall cap (imports, setup, the last training chunk)
 # before the harness kills it.

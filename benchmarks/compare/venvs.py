@@ -22,7 +22,17 @@ PEER_PACKAGES: Dict[str, List[str]] = {
     'envpool': ['envpool==1.2.5'],
     # benchmarks/compare/d3rlpy_offline.py: the offline peer (TD3+BC, CQL, IQL)
     'd3rlpy': ['d3rlpy==2.8.1', 'gymnasium>=1.0'],
+    # runners/di_engine_runner.py: DI-engine 0.5.3 at its dizoo configs, with its own pins (gym 0.25.1,
+    # numpy < 2, ...) but for `setuptools<=66.1.1`, which torch 2.13 (setuptools >= 77) cannot meet: the
+    # package goes in without its dependencies (PEER_NO_DEPS) and these are its requirements less that pin
+    'di_engine': ['gym==0.25.1', 'gymnasium', 'numpy<2,>=1.18.0', 'yapf==0.29.0', 'DI-treetensor>=0.4.0',
+                  'DI-toolkit>=0.1.0', 'trueskill', 'tensorboardX>=2.2', 'wandb<=0.19.0', 'matplotlib',
+                  'easydict>=1.9', 'pyyaml', 'enum-tools', 'cloudpickle', 'hickle', 'tabulate', 'click>=7.0.0',
+                  'flask<=2.0.3', 'werkzeug<=2.0.3', 'requests', 'responses', 'URLObject', 'pynng', 'sniffio',
+                  'redis', 'mpire>=2.3.5', 'einops'],
 }
+# Installed with --no-deps after the peer's packages (see 'di_engine' above).
+PEER_NO_DEPS: Dict[str, List[str]] = {'di_engine': ['DI-engine==0.5.3']}
 
 DEFAULT_VENV_ROOT = Path(__file__).resolve().parent / '.venvs'
 
@@ -36,7 +46,8 @@ def install_commands(py: Path, peer: str) -> List[List[str]]:
     if peer not in PEER_PACKAGES:
         raise KeyError(f'unknown peer {peer!r}; known: {sorted(PEER_PACKAGES)}')
     pip = [str(py), '-m', 'pip', 'install', '-q']
-    return [pip + [TORCH_PIN], pip + [TORCH_PIN] + PEER_PACKAGES[peer]]
+    no_deps = [pip + ['--no-deps'] + PEER_NO_DEPS[peer]] if peer in PEER_NO_DEPS else []
+    return [pip + [TORCH_PIN], pip + [TORCH_PIN] + PEER_PACKAGES[peer]] + no_deps
 
 
 def ensure_venv(root: Path, peer: str, log=print) -> Path:

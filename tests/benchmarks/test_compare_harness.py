@@ -251,6 +251,14 @@ def test_venv_installs_pin_torch_first_and_again_with_the_peer():
         venvs.install_commands(Path('/v/bin/python'), 'rllib')
 
 
+def test_di_engine_goes_in_with_its_own_pins_but_setuptools():
+    # DI-engine 0.5.3 pins setuptools<=66.1.1, torch 2.13 needs >=77: its requirements first, then it alone
+    cmds = venvs.install_commands(Path('/v/bin/python'), 'di_engine')
+    assert cmds[0][-1] == venvs.TORCH_PIN and venvs.TORCH_PIN in cmds[1]
+    assert {'gym==0.25.1', 'numpy<2,>=1.18.0'} <= set(cmds[1]) and not any('setuptools' in c for c in cmds[1])
+    assert cmds[2][-2:] == ['--no-deps', 'DI-engine==0.5.3']
+
+
 def test_a_peer_venv_is_filled_again_when_its_package_list_changed(tmp_path, monkeypatch):
     ran = []
 

@@ -30,7 +30,7 @@ class BenchmarkSpec:
     env_step_budget: int
     wall_cap_s: float
     eval_every: int = EVAL_EVERY_ENV_STEPS
-    frameworks: Tuple[str, ...] = ('ours', 'sb3', 'tianshou')
+    frameworks: Tuple[str, ...] = ('ours', 'sb3', 'tianshou', 'di_engine')
     # train the whole budget (no stop at the hardest threshold): the table then also gives the
     # final and best return, the wall time and env steps/s at equal budgets
     whole_budget: bool = False
