@@ -21,6 +21,10 @@ class Router:
     def start(self, deliver: Callable[..., None]) -> None:
         """Begin receiving: call `deliver(event, *args, **kwargs)` for each remote event."""
 
+    def running(self) -> None:
+        """The task runs its pipeline (`task.run()`): every handler the node's program registers
+        with `task.use` / `task.on` before it is in place."""
+
     def emit(self, event: str, *args: Any, **kwargs: Any) -> None:
         """Send an event to the other nodes."""
 

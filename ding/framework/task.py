@@ -192,6 +192,7 @@ class Task:
         """Run steps until `max_step` or until `task.finish` is set; then `task.finish` is True."""
         if not self._running:
             raise RuntimeError('task.run() needs a started task: use `with task.start(...):`')
+        self.router.running()
         logger.info('pipeline (%s mode):\n%s', 'async' if self.async_mode else 'sync', self.pipeline_table())
         if not self.ctx.strict:  # custom names a contract states are meant, however close to a field
             self.ctx.declare(*custom_contract_names(self._middleware, type(self.ctx)))

@@ -4,9 +4,12 @@ Events go to peer node actors as Ray actor calls (`NodeActor.deliver`, one order
 node), so Ray carries every message; large payloads travel as object-store references that the
 sender put once. A delivered event whose name has no handler yet (the peer's `main()` has not
 reached `task.on`/`task.use` so far) is held, in order, until one is registered, instead of
-being dropped. Once the node's task has run for `grace_s` seconds, events nobody listens to on
-this node (e.g. a collector's data reaching another collector in a mesh) are dropped and
-counted, logged once per event name. Failed deliveries (a dead peer) are logged, never silent.
+being dropped. Once the node's pipeline has run (`task.run()`) for `grace_s` seconds, events
+nobody listens to on this node (e.g. a collector's data reaching another collector in a mesh)
+are dropped and counted, logged once per event name. The clock starts at `task.run()`, not at
+`task.start()`: a node slow to build its envs and policy (a loaded machine, a slow import) would
+otherwise drop the first data its learner's handlers were about to take, and the run would wait
+forever. Failed deliveries (a dead peer) are logged, never silent.
 """
 import collections
 import logging
@@ -60,8 +63,12 @@ class RayRouter(Router):
             self._has_handler = getattr(bus, 'has_handlers', lambda event: True)
             self._stopped = False
             self._finish_sent = False
-            self._started_at = time.monotonic()
+            self._started_at = None  # the grace starts when the pipeline runs (running())
         self._flush()
+
+    def running(self) -> None:
+        with self._lock:
+            self._started_at = time.monotonic()
 
     def emit(self, event: str, *args: Any, **kwargs: Any) -> None:
         with self._lock:
