@@ -8,6 +8,9 @@ learner batch is half of each: `OffPolicyLearner(cfg, policy.learn_mode,
 second. The soft Q update (SQL's, or SAC's critic and actor) then learns to go back to states
 the expert visits and to do there what the expert does.
 
+`ding train --algo sqil|sqil_sac --dataset DEMOS` builds that pipeline with the expert buffer
+read from a file of demonstrations (`policy.collect.data_path`, ding/data/demonstrations.py).
+
 What these classes add to SQL / SAC is the check that a batch is such a mix (an odd batch fails
 before any update) and the mean |TD error| of each half (`agent_td_error`, `expert_td_error`,
 DI-engine's SQILSAC monitors), to show how the critic fits each kind of data. DI-engine 0.5.3 has
