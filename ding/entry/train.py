@@ -86,10 +86,14 @@ def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str])
 
 def offline_hint(tuned: TunedConfig) -> str:
     """How to run an offline pair: its dataset comes from a run of the expert pair."""
-    recipe = tuned.dataset
     return (f'{tuned.algo} on {tuned.env} trains offline: give --dataset PATH. Its tuned dataset: '
-            f'`ding train -f {recipe["expert"]} --exp-name expert`, then `ding collect expert --episodes '
-            f'{recipe["episodes"]} --eps {recipe["eps"]} --out data.hdf5`')
+            f'{recipe_commands(tuned.dataset, "data.hdf5")}')
+
+
+def recipe_commands(recipe: Dict[str, Any], out: str) -> str:
+    """The two commands that make a tuned pair's data: a run of the expert pair, then `ding collect`."""
+    return (f'`ding train -f {recipe["expert"]} --exp-name expert`, then `ding collect expert --episodes '
+            f'{recipe["episodes"]} --eps {recipe["eps"]} --out {out}`')
 
 
 def with_demonstrations(main: EasyDict, info: Dict[str, Any], dataset: Optional[str], algo: Optional[str],
@@ -99,8 +103,7 @@ def with_demonstrations(main: EasyDict, info: Dict[str, Any], dataset: Optional[
     from ding.data.dataset_fingerprint import dataset_fingerprint
     if not dataset:
         recipe = find_tuned(algo, env).demonstrations if algo and env else None
-        how = (f' Its tuned demonstrations: `ding train -f {recipe["expert"]} --exp-name expert`, then `ding collect '
-               f'expert --episodes {recipe["episodes"]} --eps {recipe["eps"]} --out demos.hdf5`' if recipe else
+        how = (f' Its tuned demonstrations: {recipe_commands(recipe, "demos.hdf5")}' if recipe else
                ' Make them with `ding collect EXPERT_RUN --out demos.hdf5` from a run of an expert')
         raise UsageError(f'{info.get("algo") or "this algorithm"} imitates an expert: give --dataset PATH, a file '
                          f'of demonstrations.{how}')

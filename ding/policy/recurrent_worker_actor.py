@@ -50,17 +50,8 @@ class RecurrentEpsGreedyActor(EpsGreedyActor):
         prev = self.state
         with torch.no_grad():
             out = self.model({'obs': obs, 'prev_state': prev}, inference=True)
-        self.state = out['next_state']
-        logit, mask = out[self.logit_key], out.get('action_mask')  # a dict obs's action mask, if any
-        rows = np.ones(len(logit), bool)
-        if warmup:  # uniform actions, but the state still follows the episode
-            action = self._uniform(rows, logit.shape[-1], mask)
-        else:
-            action = logit.argmax(-1).numpy()  # the model masked the logits of forbidden actions
-            if eps is not None and eps > 0:
-                explore = self.rng.random(len(action)) < eps
-                action[explore] = self._uniform(explore, logit.shape[-1], mask)
-        return action, {'prev_state': prev.numpy().copy()}
+        self.state = out['next_state']  # in the warm-up too: the state follows the episode
+        return self.choose(out, eps, warmup), {'prev_state': prev.numpy().copy()}
 
 
 class RecurrentActorFactory:

@@ -44,11 +44,15 @@ class EpsGreedyActor:
     def __call__(self, obs: Any, eps: Optional[float] = 0.0, warmup: bool = False, **_: Any) -> np.ndarray:
         with torch.no_grad():
             out = self.model(float_tensors(obs))
-        logit, mask = out[self.logit_key], out.get('action_mask')  # a dict obs's action mask, if any
-        rows = np.ones(len(logit), bool)
+        return self.choose(out, eps, warmup)
+
+    def choose(self, out: Mapping[str, Any], eps: Optional[float], warmup: bool) -> np.ndarray:
+        """Actions from a model output: uniform in the warm-up, else greedy with probability 1 - eps
+        (the model masked the logits of forbidden actions; a dict obs's mask is in `action_mask`)."""
+        logit, mask = out[self.logit_key], out.get('action_mask')
         if warmup:
-            return self._uniform(rows, logit.shape[-1], mask)
-        action = logit.argmax(-1).numpy()  # the model masked the logits of forbidden actions
+            return self._uniform(np.ones(len(logit), bool), logit.shape[-1], mask)
+        action = logit.argmax(-1).numpy()
         if eps is not None and eps > 0:
             explore = self.rng.random(len(action)) < eps
             action[explore] = self._uniform(explore, logit.shape[-1], mask)
