@@ -140,7 +140,7 @@ class Unmasked(MaskedTargets):
         return (obs['observation'], *rest)
 
 
-def train(algo, env_cls, max_env_step):
+def train(algo, env_cls, max_env_step, seed=0):
     """DQN, R2D2 or PPO through the usual pipeline; (evaluation returns, forbidden actions taken)."""
     from ding.config import compile_config
     from ding.data import DequeBuffer
@@ -181,7 +181,7 @@ def train(algo, env_cls, max_env_step):
     with task.start(async_mode=False, ctx=OnlineRLContext()):
         envs = [BaseEnvManagerV2([lambda: DingEnvWrapper(env_cls()) for _ in range(2)], cfg.env.manager)
                 for _ in range(2)]
-        set_pkg_seed(0)
+        set_pkg_seed(seed)
         policy = POLICY_REGISTRY.lookup(algo)(cfg.policy)
         task.use(interaction_evaluator(cfg, policy.eval_mode, envs[1]))
         task.use(lambda ctx: returns.append(ctx.eval_value) if ctx.last_eval_iter == ctx.train_iter else None)
@@ -203,10 +203,12 @@ def train(algo, env_cls, max_env_step):
     return returns, MaskedTargets.invalid_taken
 
 
-@pytest.mark.parametrize('algo, budget', [('dqn', 4000), ('r2d2', 8000), ('ppo', 4000)])
-def test_masked_agents_never_take_a_forbidden_action_and_learn(tmp_path, monkeypatch, algo, budget):
+# R2D2's budget was chosen on seed 0, so it is checked on three seeds nothing was tuned on
+@pytest.mark.parametrize('algo, budget, seed', [('dqn', 4000, 0), ('r2d2', 8000, 1000), ('r2d2', 8000, 1001),
+                                                ('r2d2', 8000, 1002), ('ppo', 4000, 0)])
+def test_masked_agents_never_take_a_forbidden_action_and_learn(tmp_path, monkeypatch, algo, budget, seed):
     monkeypatch.chdir(tmp_path)
-    returns, invalid = train(algo, MaskedTargets, max_env_step=budget)
+    returns, invalid = train(algo, MaskedTargets, max_env_step=budget, seed=seed)
     assert invalid == 0  # random warm-up, exploration, sampling and evaluation included
     assert returns[-1] >= EPISODE_STEPS - 0.5, returns  # stopped at the stop value, well before the budget
 
