@@ -9,7 +9,8 @@ from ding.entry.cli import main
 from ding.entry.plot import combine, group_name
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import _common
-from ding.framework.middleware.progress import format_status, progress_reporter, read_rows, rows_to_csv
+from ding.framework.middleware.progress import (format_status, progress_reporter, read_rows, rows_before_checkpoint,
+                                                rows_to_csv)
 
 
 def write_run(root, name, points):
@@ -73,6 +74,19 @@ def _step(reporter, ctx, env_step, evaluated=None):
     with pytest.raises(StopIteration):
         next(gen)
 
+
+def test_a_resumed_run_keeps_only_the_rows_its_checkpoint_had_seen():
+    # a distributed evaluator's rows: its lagging count of the collectors' steps, the learner's train_iter
+    rows = [{'env_step': 100, 'train_iter': 40}, {'env_step': 200, 'train_iter': 90},
+            {'env_step': 208, 'train_iter': 95}, {'env_step': 208, 'train_iter': 110},
+            {'env_step': 260, 'train_iter': 130}]
+    kept = lambda env_step, train_iter: [(r['env_step'], r['train_iter'])  # noqa: E731
+                                         for r in rows_before_checkpoint(rows, env_step, train_iter)]
+    # checkpoint at (208, 100): the rows at 208 are of other train_iters; the resumed run writes 208 again
+    assert kept(208, 100) == [(100, 40), (200, 90)]
+    assert kept(208, 95) == [(100, 40), (200, 90), (208, 95)]
+    # a row of an earlier env_step but a later train_iter was written after the checkpoint
+    assert kept(210, 80) == [(100, 40)]
 
 def test_reporter_rows_and_resume_truncation(tmp_path, monkeypatch):
     monkeypatch.setattr(_common, 'current_task', lambda: _Task)

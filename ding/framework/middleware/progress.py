@@ -91,7 +91,7 @@ def progress_reporter(save_dir: str, max_env_step: Optional[int] = None, refresh
         now = time.perf_counter()
         clock.update(start=now, rate_t=now, rate_step=ctx.env_step)
         if ctx.env_step > 0 or ctx.train_iter > 0:  # resumed: keep what the checkpoint had seen
-            rows.extend(r for r in read_rows(run_dir.result_json) if r['env_step'] <= ctx.env_step)
+            rows.extend(rows_before_checkpoint(read_rows(run_dir.result_json), ctx.env_step, ctx.train_iter))
             if rows:
                 clock['offset'] = float(rows[-1]['time_s'])
                 last_eval[0] = next((r['eval_return_mean'] for r in reversed(rows)
@@ -163,6 +163,16 @@ def eval_columns(ctx: Any) -> Dict[str, Any]:
 def train_columns(ctx: Any) -> Dict[str, Any]:
     """A row's training columns: the step's training scalars, averaged, as `train_<name>`."""
     return {f'train_{k}': v for k, v in mean_scalars(ctx.train_output).items()} if ctx.train_output else {}
+
+
+def rows_before_checkpoint(rows: List[Dict[str, Any]], env_step: int, train_iter: int) -> List[Dict[str, Any]]:
+    """The rows an online run resumed from a checkpoint at (env_step, train_iter) keeps: those the
+    checkpoint had seen. A distributed evaluator pairs its own (lagging) count of the collectors'
+    steps with the learner's train_iter, so a row at the checkpoint's env_step may carry another
+    train_iter. Such a row is dropped: the resumed run writes that env_step's row again, and the
+    file must not hold it twice."""
+    return [r for r in rows if r['train_iter'] <= train_iter and (r['env_step'] < env_step or (
+        r['env_step'] == env_step and r['train_iter'] == train_iter))]
 
 
 def record_row(run_dir: RunDir, rows: List[Dict[str, Any]], row: Dict[str, Any]) -> None:
