@@ -53,5 +53,5 @@ setup(
         'pyyaml>=6',
     ],
     extras_require=EXTRAS,
-    entry_points={'console_scripts': ['ding=ding.entry.cli:main', 'ditask=ding.entry.ditask:main']},
+    entry_points={'console_scripts': ['ding=ding.entry.cli:main', 'ditask=ding.compat.ditask:main']},
 )

@@ -69,7 +69,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format='%(asctime)s %(levelname)s %(name)s: %(message)s')
     log = logging.getLogger('ditask')
-    from ding.framework.parallel import RAY_CARRIES
+    from ding.compat.parallel import RAY_CARRIES
     if args.mq_type not in (None, 'ray'):
         log.warning(RAY_CARRIES.format(mq=args.mq_type))
     elif args.ports or args.redis_host or args.protocol != 'tcp':

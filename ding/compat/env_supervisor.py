@@ -15,11 +15,11 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
 from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
-from ding.envs.env_manager.env_supervisor_messages import SupervisorMessages, read_env
+from ding.compat.env_supervisor_messages import SupervisorMessages, read_env
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
 from ding.envs.env_manager.subprocess_worker import EnvWorker
 from ding.envs.env_manager.worker_pool import WorkerFailure
-from ding.framework.supervisor_payloads import ChildType
+from ding.compat.supervisor_payloads import ChildType
 
 logger = logging.getLogger(__name__)
 # Keys of DI-engine's supervisor that need no counterpart here.

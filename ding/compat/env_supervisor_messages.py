@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 from ding.envs.env_manager.base_env_manager import ManagerClosedError
 from ding.envs.env_manager.env_faults import EnvFaultError
 from ding.envs.env_manager.env_state import EnvState
-from ding.framework.supervisor_payloads import RecvPayload
+from ding.compat.supervisor_payloads import RecvPayload
 
 
 class SupervisorMessages:

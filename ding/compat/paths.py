@@ -9,8 +9,8 @@ real code keeps one home:
 - `NAMES`: the DI-engine path is a module whose names come from several of ours (resolved on
   first use); it is a package when other table entries sit below it.
 A finder appended to `sys.meta_path` (last, so real modules always win) builds these modules on
-import. Paths that exist as real modules in ding (ding.torch_utils, ding.framework.supervisor,
-ding.envs.env_manager.env_supervisor, ...) are not listed.
+import. Paths that exist as real modules in ding (ding.torch_utils, ding.framework.task, ...) are
+not listed.
 """
 import importlib
 import importlib.abc
@@ -46,6 +46,11 @@ SAME_MODULE: Dict[str, str] = {
     'ding.framework.middleware.collector': f'{_MW}.step_collector',
     'ding.framework.middleware.ckpt_handler': f'{_MW}.ckpt_handler',
     'ding.framework.middleware.functional.data_processor': f'{_MW}.data_processor',
+    # DI-engine's own runtime pieces, which only its programs use: their code lives in ding/compat/
+    'ding.framework.event_loop': 'ding.compat.event_loop',
+    'ding.framework.parallel': 'ding.compat.parallel',
+    'ding.framework.supervisor': 'ding.compat.supervisor',
+    'ding.envs.env_manager.env_supervisor': 'ding.compat.env_supervisor',
 }
 
 _Q_MODELS = ('DQN', 'C51DQN', 'QRDQN', 'IQN', 'FQF', 'RainbowDQN', 'DRQN')
@@ -93,7 +98,7 @@ def _is_package(name: str) -> bool:
 
 def _names_module(name: str) -> types.ModuleType:
     """A module whose names resolve, on first use, from the modules of ours that hold them."""
-    module = types.ModuleType(name, f"DI-engine's {name}, served by ding (ding/di_engine_paths.py).")
+    module = types.ModuleType(name, f"DI-engine's {name}, served by ding (ding/compat/paths.py).")
     source = {n: ours for ours, names in NAMES.get(name, {}).items() for n in names}
     module.__all__ = sorted(source)
 

@@ -1,7 +1,7 @@
 """DI-engine's `ding.framework.supervisor`: a `Supervisor` that runs objects in child threads or
 processes and calls their methods by message (`send` a `SendPayload`, `recv` / `recv_all` the
-`RecvPayload`s), and `EnvSupervisor` (ding/envs/env_manager/env_supervisor.py, loaded on first
-use so that the framework floor does not import the envs).
+`RecvPayload`s), and `EnvSupervisor` (ding/compat/env_supervisor.py, loaded on first
+use so that a supervisor alone does not import the envs).
 
     sup = Supervisor(ChildType.PROCESS)
     sup.register(lambda: Counter())          # one child per register()
@@ -15,8 +15,8 @@ import multiprocessing
 import queue
 from typing import Any, Callable, Dict, List, Optional, Union
 
-from ding.framework.supervisor_children import Child, ChildProcess, ChildThread
-from ding.framework.supervisor_payloads import ChildType, RecvPayload, ReserveMethod, SendPayload
+from ding.compat.supervisor_children import Child, ChildProcess, ChildThread
+from ding.compat.supervisor_payloads import ChildType, RecvPayload, ReserveMethod, SendPayload
 
 __all__ = ['ChildType', 'SendPayload', 'RecvPayload', 'ReserveMethod', 'Child', 'ChildThread', 'ChildProcess',
            'Supervisor', 'EnvSupervisor']
@@ -145,6 +145,6 @@ class Supervisor:
 
 def __getattr__(name: str) -> Any:
     if name == 'EnvSupervisor':
-        from ding.envs.env_manager.env_supervisor import EnvSupervisor
+        from ding.compat.env_supervisor import EnvSupervisor
         return EnvSupervisor
     raise AttributeError(f"module 'ding.framework.supervisor' has no attribute {name!r}")

@@ -8,7 +8,7 @@ import queue
 import threading
 from typing import Any, Callable, Optional, Union
 
-from ding.framework.supervisor_payloads import RecvPayload, ReserveMethod, SendPayload
+from ding.compat.supervisor_payloads import RecvPayload, ReserveMethod, SendPayload
 
 
 def serve(proc_id: int, init: Union[Callable, Any], inbox: Any, outbox: Any,

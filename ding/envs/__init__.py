@@ -20,7 +20,7 @@ _EXPORTS = {
     'AutoEnvManager': 'env_manager.auto_env_manager',
     'AlternatingSampler': 'env_manager.alternating_sampler',
     'WorkerInferenceSampler': 'env_manager.worker_inference',
-    'EnvSupervisor': 'env_manager.env_supervisor',
+    'EnvSupervisor': 'ding.compat.env_supervisor',  # DI-engine's
     'EnvState': 'env_manager.env_state',
     'PettingZooParallelEnv': 'petting_zoo_env',
 }

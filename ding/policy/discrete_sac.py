@@ -15,10 +15,8 @@ from ding.policy.sac_base import SACPolicyBase
 from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
-from ding.utils.registry import POLICY_REGISTRY
 
 
-@POLICY_REGISTRY.register('discrete_sac')
 class DiscreteSACPolicy(SACPolicyBase):
     """collect: a ~ softmax(logit). eval: argmax logit."""
     config = dict(
@@ -33,22 +31,6 @@ class DiscreteSACPolicy(SACPolicyBase):
             target_entropy=None,
         ),
     )
-
-    @classmethod
-    def variant_for(cls, cfg: Any) -> type:
-        """The class `cls(cfg)` builds: MASACPolicy for DI-engine's `multi_agent=True`
-        (its ding/example/masac.py builds `SACDiscretePolicy`)."""
-        if cls is DiscreteSACPolicy and cfg is not None and cfg.get('multi_agent', False):
-            from ding.policy.masac import MASACPolicy
-            return MASACPolicy
-        return cls
-
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
-        variant = cls.variant_for(cfg)
-        if issubclass(variant, cls):
-            return super().__new__(variant)
-        policy = variant(cfg, *args, **kwargs)  # not a subclass: Python would not call its __init__
-        return policy
 
     def default_model(self) -> nn.Module:
         return build_model(DiscreteQAC, self._cfg.model)

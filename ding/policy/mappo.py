@@ -12,7 +12,7 @@ returns normalised by running statistics; collected values are de-normalised, so
 reward units.
 
 DI-engine builds this as `PPOPolicy(cfg)` with `cfg.multi_agent=True` (ding/example/mappo.py);
-`PPOPolicy` hands such a config to this class.
+its `PPOPolicy` (ding/compat/policy_switches.py) hands such a config to this class.
 """
 from typing import Any, Dict, List
 

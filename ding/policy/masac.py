@@ -7,7 +7,7 @@ by the agents), so the losses are exactly discrete SAC's (ding/rl_utils/sac.py);
 have probability 0 in the actor's exact expectations.
 
 DI-engine builds this as `SACDiscretePolicy(cfg)` with `cfg.multi_agent=True`
-(ding/example/masac.py); `DiscreteSACPolicy` hands such a config to this class.
+(ding/example/masac.py); that class (ding/compat/policy_switches.py) hands such a config to this one.
 """
 import math
 from typing import Any, Dict, List

@@ -13,18 +13,14 @@ from ding.data.batch import Batch
 from ding.policy.onpolicy_base import OnPolicyBase, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppo import ppo_loss
-from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import non_negative, positive_int, prob
 
 TRAIN_COLUMNS = ('obs', 'logp', 'value', 'adv', 'return')
 
 
-@POLICY_REGISTRY.register('ppo')
 class PPOPolicy(OnPolicyBase):
     config = dict(
         type='ppo',
-        # DI-engine's switch: True makes `PPOPolicy(cfg)` a MAPPOPolicy (ding/policy/mappo.py)
-        multi_agent=False,
         learn=dict(
             epoch_per_collect=positive_int(10),
             batch_size=64,
@@ -38,18 +34,6 @@ class PPOPolicy(OnPolicyBase):
         ),
         collect=dict(gae_lambda=prob(0.95)),
     )
-
-    @classmethod
-    def variant_for(cls, cfg: Any) -> type:
-        """The class `cls(cfg)` builds (and compile_config takes the defaults of): MAPPOPolicy for
-        DI-engine's `multi_agent=True`, as its ding/example/mappo.py builds `PPOPolicy`."""
-        if cls is PPOPolicy and cfg is not None and cfg.get('multi_agent', False):
-            from ding.policy.mappo import MAPPOPolicy
-            return MAPPOPolicy
-        return cls
-
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> 'PPOPolicy':
-        return super().__new__(cls.variant_for(cfg))
 
     def _forward_learn(self, data: Batch) -> List[Dict[str, float]]:
         data = train_columns(data, type(self).__name__)

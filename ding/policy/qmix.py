@@ -4,8 +4,8 @@ The DQN machinery is reused (ding/policy/dqn.py: optimiser, target network, chec
 epsilon-greedy collection through `eps_greedy_handler`); what differs is the loss
 (`mixing_td_loss` in ding/rl_utils/mixing.py, on the value the model mixes from the agents'
 values) and acting per agent under the action mask. Transitions are single steps (unroll_len
-1): the agent network is feed-forward. `collect.unroll_len > 1` (DI-engine's configs) builds
-the recurrent variant instead (`variant_for`, ding/policy/qmix_recurrent.py).
+1): the agent network is feed-forward. DI-engine's `QMIXPolicy(cfg)` with `collect.unroll_len > 1`
+builds the recurrent variant instead (ding/compat/policy_switches.py, ding/policy/qmix_recurrent.py).
 
 Config keys as DI-engine's: `learn.target_update_theta` (soft target update after every
 update), `learn.discount_factor`, `learn.double_q` (bootstrap actions chosen by the online
@@ -21,7 +21,6 @@ from ding.model.from_config import build_model
 from ding.policy.dqn import DQNPolicy, TDLoss
 from ding.rl_utils.mixing import mixing_td_loss
 from ding.rl_utils.qac_targets import soft_update
-from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import not_read, prob
 
 
@@ -37,7 +36,6 @@ def masked_epsilon_greedy(logit: torch.Tensor, mask: Optional[torch.Tensor], eps
     return torch.where(explore, random_action, greedy)
 
 
-@POLICY_REGISTRY.register('qmix')
 class QMIXPolicy(DQNPolicy):
     graph_safe_update = False  # not captured by learn.cuda_graph: not yet tried on a GPU
     config = dict(
@@ -58,28 +56,6 @@ class QMIXPolicy(DQNPolicy):
             replay_buffer_size=5000)),
     )
     model_class = 'qmix'
-
-    @classmethod
-    def variant_for(cls, cfg: Any) -> type:
-        """The class `cls(cfg)` builds (compile_config takes its defaults): DI-engine's QMIX is
-        recurrent, so `collect.unroll_len > 1` (or absent: DI-engine's default is 10) builds the GRU
-        variant learning from sequences (ding/policy/qmix_recurrent.py); `unroll_len=1` this
-        feed-forward one."""
-        from ding.policy.qmix_recurrent import RECURRENT_DEFAULT_UNROLL_LEN, RecurrentQMIXPolicy, RecurrentVDNPolicy
-        twin = {QMIXPolicy: RecurrentQMIXPolicy, VDNPolicy: RecurrentVDNPolicy}.get(cls)
-        collect = (cfg or {}).get('collect') or {}
-        if twin is not None and int(collect.get('unroll_len', RECURRENT_DEFAULT_UNROLL_LEN) or 1) > 1:
-            return twin
-        return cls
-
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> 'QMIXPolicy':
-        if cfg is None:  # unpickling or copying an instance: its class is the one it was built as
-            return super().__new__(cls)
-        variant = cls.variant_for(cfg)
-        if issubclass(variant, cls):
-            return super().__new__(variant)
-        # RecurrentVDNPolicy is no VDNPolicy: Python would not call __init__ on it, so build it here
-        return variant(cfg, *args, **kwargs)
 
     def default_model(self) -> torch.nn.Module:
         from ding.model.qmix import QMix, VDN
@@ -132,7 +108,6 @@ class QMIXPolicy(DQNPolicy):
         return None  # acts on dict observations with masks: collected in this process
 
 
-@POLICY_REGISTRY.register('vdn')
 class VDNPolicy(QMIXPolicy):
     """QMIX's learning with the VDN model (team value = sum of the agents' values)."""
     config = dict(type='vdn')

@@ -1,6 +1,6 @@
 """Recurrent `QMIXPolicy` / `VDNPolicy` (DI-engine's QMIX): a GRU agent network learning from
-replayed sequences. `QMIXPolicy(cfg)` builds it when `collect.unroll_len > 1` (DI-engine's
-configs; `QMIXPolicy.variant_for`), the feed-forward policy when `unroll_len=1`.
+replayed sequences. DI-engine's `QMIXPolicy(cfg)` builds it when `collect.unroll_len > 1` (its
+configs; ding/compat/policy_switches.py), the feed-forward policy when `unroll_len=1`.
 
 The data path is R2D2's (ding/policy/r2d2.py), with an agent axis:
 - acting: each env's GRU states [A, H] live in the policy (`HiddenStateTable`,

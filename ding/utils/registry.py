@@ -16,8 +16,10 @@ class Registry(dict):
         self.lazy = {}  # type name -> module that registers it, declared by the package
 
     def declare(self, package: str, types: Dict[str, str]) -> None:
-        """Say which submodule of `package` registers each type name (imported on lookup)."""
-        self.lazy.update({name: f'{package}.{module}' for name, module in types.items()})
+        """Say which submodule of `package` (or which dotted module) registers each type name
+        (imported on lookup)."""
+        from ding.utils.lazy import module_path
+        self.lazy.update({name: module_path(package, module) for name, module in types.items()})
 
     def register(self, name: str, obj: Any = None, force: bool = False) -> Callable:
         """Use as `@REGISTRY.register('name')` or `REGISTRY.register('name', cls)`."""

@@ -11,10 +11,11 @@ from ding.utils.registry import POLICY_REGISTRY
 
 
 def shipped_policy_types():
-    """The types `ding.policy` declares or its modules register (not what a test registers)."""
-    declared = {name for name, module in POLICY_REGISTRY.lazy.items() if module.startswith('ding.policy.')}
-    registered = {name for name, cls in POLICY_REGISTRY.items()
-                  if getattr(cls, '__module__', '').startswith('ding.policy.')}
+    """The types `ding.policy` declares or its modules register (not what a test registers); a few
+    are DI-engine's switching classes (ding/compat/policy_switches.py)."""
+    ours = ('ding.policy.', 'ding.compat.')
+    declared = {name for name, module in POLICY_REGISTRY.lazy.items() if module.startswith(ours)}
+    registered = {name for name, cls in POLICY_REGISTRY.items() if getattr(cls, '__module__', '').startswith(ours)}
     return sorted(declared | registered)
 
 

@@ -1,4 +1,4 @@
-"""DI-engine's import paths that user code uses, served by ding (ding/di_engine_paths.py and real modules)."""
+"""DI-engine's import paths that user code uses, served by ding (ding/compat/paths.py and real modules)."""
 import importlib
 import logging
 import os
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from ding.di_engine_paths import SAME_MODULE, all_paths
+from ding.compat.paths import SAME_MODULE, all_paths
 
 
 @pytest.mark.parametrize('path', all_paths())

@@ -10,7 +10,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     'AsyncSubprocessEnvManager': 'subprocess_env_manager',
     'GymVectorEnvManager': 'gym_vector_env_manager',
     'EnvPoolEnvManager': 'envpool_env_manager',
-    'EnvSupervisor': 'env_supervisor',
+    'EnvSupervisor': 'ding.compat.env_supervisor',  # DI-engine's
     'create_env_manager': 'factory',
     'get_env_manager_cls': 'factory',
 })
