@@ -13,7 +13,9 @@ FRAMEWORK_TITLES = {'ours': 'ding (ours)', OURS_ASYNC: 'ding (ours), async_mode'
 SAME_NET = "= ours (SB3's sizes)"  # the peer-network cell of a benchmark whose config already has them
 ALGO_TITLES = {'dqn_minatar': 'DQN, MinAtar paper recipe', 'qrdqn_minatar': 'QR-DQN, MinAtar paper recipe',
                'dqn_minatar_tuned': 'DQN, our tuned config', 'qrdqn_minatar_tuned': 'QR-DQN, our tuned config',
-               'ppo_hopper': 'PPO, RL Zoo Hopper values'}
+               'ppo_hopper': 'PPO, RL Zoo Hopper values',
+               **{f'{algo}_{env}': f'{algo.upper()}, each at its published values'
+                  for algo in ('sac', 'td3') for env in ('halfcheetah', 'hopper')}}
 
 
 def format_steps(steps: float) -> str:

@@ -74,6 +74,12 @@ def key(default: Any, kind: Optional[str] = None, **bounds: Any) -> Key:
     return Key(default, kind, **bounds)
 
 
+def head_width(default: int) -> Key:
+    """A model head's hidden size: one width, or a list of widths (ding/model/common.py
+    `head_widths` checks the value when the model is built)."""
+    return Key(default, 'any')
+
+
 def positive_int(default: Optional[int], **kw: Any) -> Key:
     return Key(default, 'int', min=1, **kw)
 

@@ -1,5 +1,5 @@
 """Building blocks shared by the models: MLPs, the vector and image encoders, and shape helpers."""
-from typing import Sequence, Type
+from typing import List, Sequence, Type, Union
 
 import torch
 from torch import nn
@@ -18,6 +18,18 @@ def mlp(in_dim: int, hidden: Sequence[int], activation: Type[nn.Module] = nn.ReL
         if last_activation:
             layers.append(activation())
     return nn.Sequential(*layers)
+
+
+def head_widths(size: Union[int, Sequence[int]], layer_num: int, name: str = 'hidden size') -> List[int]:
+    """A head's hidden widths: `size` over 1 + `layer_num` layers (DI-engine's form), or, given as
+    a list, the widths themselves (e.g. [400, 300], the TD3 paper's and the RL Zoo's networks);
+    `layer_num` is then not read."""
+    if isinstance(size, int) and not isinstance(size, bool) and size > 0:
+        return [size] * (1 + layer_num)
+    if isinstance(size, (list, tuple)) and size and all(isinstance(w, int) and not isinstance(w, bool) and w > 0
+                                                        for w in size):
+        return list(size)
+    raise ValueError(f'{name} must be a positive int or a non-empty list of positive ints, got {size!r}')
 
 
 def flat_dim(shape) -> int:

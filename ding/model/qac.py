@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import masks_actions, strips_action_mask
-from ding.model.common import flat_dim, mlp
+from ding.model.common import flat_dim, head_widths, mlp
 from ding.utils.registry import MODEL_REGISTRY
 
 LOG_SIGMA_MIN, LOG_SIGMA_MAX = -20.0, 2.0
@@ -61,13 +61,14 @@ class ContinuousQAC(nn.Module):
     action_space='reparameterization': Gaussian actor, `compute_actor` -> {'logit': [mu, sigma]}
     (the tanh squashing is applied by the policy, where the log-probability is corrected).
     `compute_critic({'obs', 'action'})` -> {'q_value': [B]} or, with `twin_critic`, [q1, q2].
+    A head's hidden size is one width over 1 + `*_head_layer_num` layers, or a list of widths.
     """
     mode = ('compute_actor', 'compute_critic')
 
     def __init__(self, obs_shape: Any, action_shape: Any, action_space: str = 'regression',
-                 twin_critic: bool = False, actor_head_hidden_size: int = 64, actor_head_layer_num: int = 1,
-                 critic_head_hidden_size: int = 64, critic_head_layer_num: int = 1,
-                 activation: Type[nn.Module] = nn.ReLU) -> None:
+                 twin_critic: bool = False, actor_head_hidden_size: Union[int, Sequence[int]] = 64,
+                 actor_head_layer_num: int = 1, critic_head_hidden_size: Union[int, Sequence[int]] = 64,
+                 critic_head_layer_num: int = 1, activation: Type[nn.Module] = nn.ReLU) -> None:
         super().__init__()
         if action_space not in ('regression', 'reparameterization'):
             raise ValueError(f"ContinuousQAC action_space must be 'regression' or 'reparameterization', "
@@ -75,11 +76,11 @@ class ContinuousQAC(nn.Module):
         obs_dim, self.action_dim = flat_dim(obs_shape), flat_dim(action_shape)
         self.action_space = action_space
         self.twin_critic = twin_critic
-        actor_hidden = [actor_head_hidden_size] * (1 + actor_head_layer_num)
+        actor_hidden = head_widths(actor_head_hidden_size, actor_head_layer_num, 'actor_head_hidden_size')
         self.actor = mlp(obs_dim, actor_hidden, activation)
         n_out = self.action_dim * (2 if action_space == 'reparameterization' else 1)
         self.actor_out = nn.Linear(actor_hidden[-1], n_out)
-        critic_hidden = [critic_head_hidden_size] * (1 + critic_head_layer_num)
+        critic_hidden = head_widths(critic_head_hidden_size, critic_head_layer_num, 'critic_head_hidden_size')
         self.critic = EnsembleMLP(2 if twin_critic else 1, obs_dim + self.action_dim, critic_hidden, 1, activation)
 
     def forward(self, inputs: Any, mode: str) -> Dict[str, Any]:

@@ -16,7 +16,7 @@ from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 from ding.utils.registry import POLICY_REGISTRY
-from ding.config.schema import positive, positive_int
+from ding.config.schema import head_width, positive, positive_int
 
 
 @POLICY_REGISTRY.register('ddpg')
@@ -27,8 +27,8 @@ class DDPGPolicy(QACPolicyBase):
         type='ddpg',
         random_collect_size=25000,
         model=dict(obs_shape=None, action_shape=None, action_space='regression', twin_critic=False,
-                   actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
-                   critic_head_layer_num=1),
+                   actor_head_hidden_size=head_width(64), actor_head_layer_num=1,
+                   critic_head_hidden_size=head_width(64), critic_head_layer_num=1),
         learn=dict(
             batch_size=256,
             learning_rate_actor=positive(1e-3),

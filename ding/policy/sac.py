@@ -14,6 +14,7 @@ from ding.policy.sac_base import SACPolicyBase
 from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
+from ding.config.schema import head_width
 from ding.utils.registry import POLICY_REGISTRY
 
 
@@ -26,8 +27,8 @@ class SACPolicy(SACPolicyBase):
         type='sac',
         random_collect_size=10000,
         model=dict(obs_shape=None, action_shape=None, action_space='reparameterization', twin_critic=True,
-                   actor_head_hidden_size=64, actor_head_layer_num=1, critic_head_hidden_size=64,
-                   critic_head_layer_num=1),
+                   actor_head_hidden_size=head_width(64), actor_head_layer_num=1,
+                   critic_head_hidden_size=head_width(64), critic_head_layer_num=1),
         learn=dict(
             batch_size=256,
             target_entropy=None,  # None: -action_dim

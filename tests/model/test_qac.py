@@ -61,3 +61,16 @@ def test_discrete_qac_shapes():
     q1, q2 = model({'obs': obs}, mode='compute_critic')['q_value']
     assert q1.shape == q2.shape == (5, 3)
     assert model.q_all(obs).shape == (2, 5, 3)
+
+
+def test_head_widths_given_as_a_list_build_those_layers():
+    # the TD3 paper's and the RL Zoo's 400 x 300 networks, next to DI-engine's width x layer count
+    m = ContinuousQAC(obs_shape=17, action_shape=6, twin_critic=True, actor_head_hidden_size=[400, 300],
+                      critic_head_hidden_size=[400, 300])
+    assert [tuple(p.shape) for p in m.actor.parameters() if p.dim() == 2] == [(400, 17), (300, 400)]
+    assert tuple(m.actor_out.weight.shape) == (6, 300)
+    assert [tuple(w.shape) for w in m.critic.weights] == [(2, 23, 400), (2, 400, 300), (2, 300, 1)]
+    same = ContinuousQAC(obs_shape=17, action_shape=6, actor_head_hidden_size=256, actor_head_layer_num=1)
+    assert [tuple(p.shape) for p in same.actor.parameters() if p.dim() == 2] == [(256, 17), (256, 256)]
+    with pytest.raises(ValueError, match=r'critic_head_hidden_size must be .* a non-empty list of positive ints, got \[\]'):
+        ContinuousQAC(obs_shape=17, action_shape=6, critic_head_hidden_size=[])

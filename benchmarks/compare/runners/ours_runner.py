@@ -25,6 +25,10 @@ OURS = {
     'ppo': ('dizoo.classic_control.cartpole.config.cartpole_ppo_config', 'VAC', 'PPOPolicy', 'onpolicy'),
     'sac': ('dizoo.classic_control.pendulum.config.pendulum_sac_config', 'ContinuousQAC', 'SACPolicy', 'offpolicy'),
     'ppo_hopper': ('dizoo.mujoco.config.hopper_ppo_config', 'VAC', 'PPOPolicy', 'onpolicy'),
+    'sac_halfcheetah': ('dizoo.mujoco.config.halfcheetah_sac_config', 'ContinuousQAC', 'SACPolicy', 'offpolicy'),
+    'sac_hopper': ('dizoo.mujoco.config.hopper_sac_config', 'ContinuousQAC', 'SACPolicy', 'offpolicy'),
+    'td3_halfcheetah': ('dizoo.mujoco.config.halfcheetah_td3_config', 'ContinuousQAC', 'TD3Policy', 'offpolicy'),
+    'td3_hopper': ('dizoo.mujoco.config.hopper_td3_config', 'ContinuousQAC', 'TD3Policy', 'offpolicy'),
     # MinAtar: the paper's recipe, which SB3 runs too; then our tuned configs
     'dqn_minatar': ('dizoo.minatar.config.breakout_dqn_paper_config', 'DQN', 'DQNPolicy', 'offpolicy'),
     'qrdqn_minatar': ('dizoo.minatar.config.breakout_qrdqn_paper_config', 'QRDQN', 'QRDQNPolicy', 'offpolicy'),
@@ -35,10 +39,14 @@ OURS = {
 # SB3's networks (RL Zoo's hyperparameters use SB3's defaults for these envs) where our dizoo
 # config's differ, as overrides of `policy.model`; the harness's OURS_PEER_NET column runs them.
 # PPO CartPole: actor and critic of 2 x 64 tanh each (ours: 3 x 64); SAC Pendulum: actor and twin
-# critics of 2 x 256 (ours: 2 x 128). DQN CartPole: 2 x 256 in both, nothing to override.
+# critics of 2 x 256 (ours: 2 x 128); TD3 MuJoCo: the zoo's 400 x 300 actor and critics (ours:
+# 2 x 256). DQN CartPole and SAC MuJoCo: the same sizes in both, nothing to override.
+_ZOO_TD3_NET = {'actor_head_hidden_size': [400, 300], 'critic_head_hidden_size': [400, 300]}
 PEER_NETWORK = {
     'ppo': {'actor_head_layer_num': 0, 'critic_head_layer_num': 0},
     'sac': {'actor_head_hidden_size': 256, 'critic_head_hidden_size': 256},
+    'td3_halfcheetah': _ZOO_TD3_NET,
+    'td3_hopper': _ZOO_TD3_NET,
 }
 
 

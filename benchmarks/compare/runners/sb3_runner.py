@@ -29,6 +29,15 @@ ZOO_PPO_HOPPER = dict(
     learning_rate=9.80828e-05, ent_coef=0.00229519, clip_range=0.2, n_epochs=5, gae_lambda=0.99, max_grad_norm=0.7,
     vf_coef=0.835671, log_std_init=-2, ortho_init=False, activation_fn='ReLU',
     net_arch=dict(pi=[256, 256], vf=[256, 256]))
+# rl-baselines3-zoo hyperparams/sac.yml, HalfCheetah-v4 and Hopper-v4 (run here on -v5): only
+# learning_starts 10000 (n_timesteps 1e6); the rest are SB3 SAC defaults (lr 3e-4, buffer 1e6,
+# batch 256, tau 0.005, gamma 0.99, train_freq 1, gradient_steps 1, ent_coef 'auto', 2 x 256 nets).
+ZOO_SAC_MUJOCO = dict(n_timesteps=1_000_000, learning_starts=10_000)
+# rl-baselines3-zoo hyperparams/td3.yml, HalfCheetah-v4 / Hopper-v4 (the same MuJoCo defaults; run
+# here on -v5); the rest are SB3 TD3 defaults (buffer 1e6, tau 0.005, gamma 0.99, policy_delay 2,
+# target_policy_noise 0.2, target_noise_clip 0.5).
+ZOO_TD3_MUJOCO = dict(n_timesteps=1_000_000, learning_starts=10_000, noise_std=0.1, train_freq=1, gradient_steps=1,
+                      learning_rate=1e-3, batch_size=256, net_arch=[400, 300])
 
 
 class ZooLinear:
@@ -71,6 +80,21 @@ def build_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple[Any, Di
         hp = dict(ZOO_SAC_PENDULUM)
         model = SAC('MlpPolicy', make_vec_env(env_id, n_envs=1, seed=seed), learning_rate=hp['learning_rate'],
                     seed=seed, device='cpu')
+    elif algo in ('sac_halfcheetah', 'sac_hopper'):
+        hp = dict(ZOO_SAC_MUJOCO)
+        model = SAC('MlpPolicy', make_vec_env(env_id, n_envs=1, seed=seed), learning_starts=hp['learning_starts'],
+                    seed=seed, device='cpu')
+    elif algo in ('td3_halfcheetah', 'td3_hopper'):
+        import numpy as np
+        from stable_baselines3 import TD3
+        from stable_baselines3.common.noise import NormalActionNoise
+        hp = dict(ZOO_TD3_MUJOCO)
+        env = make_vec_env(env_id, n_envs=1, seed=seed)
+        n = env.action_space.shape[0]
+        model = TD3('MlpPolicy', env, learning_starts=hp['learning_starts'], train_freq=hp['train_freq'],
+                    gradient_steps=hp['gradient_steps'], learning_rate=hp['learning_rate'],
+                    batch_size=hp['batch_size'], action_noise=NormalActionNoise(np.zeros(n), hp['noise_std'] * np.ones(n)),
+                    policy_kwargs=dict(net_arch=hp['net_arch']), seed=seed, device='cpu')
     elif algo == 'ppo_hopper':
         from stable_baselines3.common.vec_env import VecNormalize
         from torch import nn
