@@ -2,7 +2,8 @@
 what it builds for its role and the middleware chain it runs."""
 from typing import Any, Dict, Optional
 
-from ding.entry.pipeline import RunParts, make_env_manager, make_policy, make_replay_buffer, pipeline_kind
+from ding.entry.pipeline import (RunParts, build_pipeline, make_env_manager, make_policy, make_replay_buffer,
+                                 pipeline_kind)
 from ding.utils.run_dir import RunDir
 
 
@@ -95,31 +96,18 @@ def _cpus() -> Optional[list]:
 
 
 def _use_collector(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, resume: Any = None) -> None:
-    from ding.framework import middleware as mw
-    policy = parts.policy
-    if pipeline_kind(cfg) == 'offpolicy':
-        if cfg.policy.other.get('eps'):
-            task.use(mw.eps_greedy_handler(cfg))
-        random_size = cfg.policy.get('random_collect_size', 0) or 0
-        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env, random_collect_size=random_size))
-        if cfg.policy.get('nstep', 1) > 1:  # each env's rows are in order here only
-            task.use(mw.nstep_reward_enhancer(cfg))
-    else:
-        task.use(mw.StepCollector(cfg, policy.collect_mode, parts.collector_env))
+    # the n-step stage runs here: each env's rows are in order on its collector only
+    for stage in build_pipeline(cfg, parts, role='collector'):
+        task.use(stage)
 
 
 def _use_learner(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, resume: Any = None) -> None:
     from ding.entry import learner_hooks
     from ding.framework import middleware as mw
     policy = parts.policy
-    log_freq = learner_hooks.log_train_freq(cfg, 100)
-    if pipeline_kind(cfg) == 'offpolicy':
-        task.use(mw.data_pusher(cfg, parts.buffer))
-        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
-    else:
-        task.use(mw.gae_estimator(cfg, policy.collect_mode))
-        task.use(mw.multistep_trainer(policy.learn_mode, log_freq=log_freq))
-    task.use(mw.online_logger(train_show_freq=log_freq))
+    for stage in build_pipeline(cfg, parts, role='learner'):
+        task.use(stage)
+    task.use(mw.online_logger(train_show_freq=learner_hooks.log_train_freq(cfg, 100)))
     if rank == 0:  # one writer of iteration checkpoints
         task.use(mw.CkptSaver(policy, RunDir(cfg.exp_name).root,
                               train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq)))

@@ -1,5 +1,6 @@
 """Build and run the training pipeline of a compiled config: the one used by `ding train`,
-`ding resume`, `ding -m serial...` and the `ding.bonus` agents.
+`ding resume`, `ding -m serial...` and the `ding.bonus` agents. `build_pipeline` chooses the
+stages that collect and learn; the distributed roles and dizoo's entries take theirs from it too.
 
 The pipeline follows from the policy's config, as the dizoo entries write it by hand:
   offpolicy  evaluator -> [eps_greedy] -> StepCollector(random warm-up) -> [nstep] ->
@@ -17,7 +18,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 import torch
 
@@ -188,7 +189,8 @@ def _random_collect_size(cfg: Any) -> int:
     return int(cfg.policy.get('random_collect_size', 0) or 0)
 
 
-def _make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
+def make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
+    """The collector stage of the pipeline `kind` (its state goes in a run's checkpoint)."""
     from ding.framework import middleware as mw
     collect_mode = parts.policy.collect_mode
     if kind in ('offpolicy', 'sqil'):
@@ -200,38 +202,53 @@ def _make_collector(cfg: Any, parts: RunParts, kind: str) -> Any:
     raise ValueError(f'unknown pipeline kind {kind!r}; valid: {PIPELINE_KINDS}')
 
 
-def _use_learning_stages(task: Any, cfg: Any, parts: RunParts, kind: str, collector: Any, nstep: Any = None) -> None:
+def make_nstep_stage(cfg: Any, kind: str) -> Any:
+    """The n-step stage of an off-policy pipeline, or None. It holds each env's last rows until
+    their window is known: a run's checkpoint keeps them."""
+    from ding.framework import middleware as mw
+    return mw.nstep_reward_enhancer(cfg) if kind == 'offpolicy' and cfg.policy.get('nstep', 1) > 1 else None
+
+
+def build_pipeline(cfg: Any, parts: RunParts, kind: Optional[str] = None, role: str = 'all', collector: Any = None,
+                   nstep: Any = None, log_freq: Optional[int] = None) -> List[Callable]:
+    """The stages that collect and learn, in order, for the pipeline `kind` (the config's by
+    default; see the module doc): `role` 'collector' or 'learner' is that node's share of a
+    distributed run, 'all' a one-process run's. A caller that checkpoints the collector or the
+    n-step stage passes the ones it keeps. `ding train`, the distributed roles and dizoo's
+    entries all build their pipelines here."""
     from ding.entry.learner_hooks import log_train_freq
     from ding.framework import middleware as mw
-    policy = parts.policy
-    log_freq = log_train_freq(cfg, 100)
-    if kind == 'offpolicy':
-        if cfg.policy.other.get('eps'):
-            task.use(mw.eps_greedy_handler(cfg))
-        task.use(collector)
+    if role not in ('all', 'collector', 'learner'):
+        raise ValueError(f"role must be 'all', 'collector' or 'learner', got {role!r}")
+    kind = kind or pipeline_kind(cfg)
+    if kind not in PIPELINE_KINDS:
+        raise ValueError(f'unknown pipeline kind {kind!r}; valid: {PIPELINE_KINDS}')
+    policy, buffer_ = parts.policy, parts.buffer
+    stages = []
+    if role in ('all', 'collector'):
+        if kind in ('offpolicy', 'sqil') and cfg.policy.other.get('eps'):
+            stages.append(mw.eps_greedy_handler(cfg))
+        stages.append(collector or make_collector(cfg, parts, kind))
+        nstep = nstep or make_nstep_stage(cfg, kind)
         if nstep is not None:
-            task.use(nstep)
-        task.use(mw.data_pusher(cfg, parts.buffer))
-        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, parts.buffer))
-    elif kind == 'sqil':
-        if cfg.policy.other.get('eps'):
-            task.use(mw.eps_greedy_handler(cfg))
-        task.use(collector)
-        task.use(mw.sqil_data_pusher(cfg, parts.buffer, expert=False))
-        mixed = [(parts.buffer, 0.5), (parts.demonstrations, 0.5)]
-        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, mixed))
-    elif kind == 'gae_replay':
-        task.use(collector)
-        task.use(mw.gae_estimator(cfg, policy.collect_mode, parts.buffer))
-        task.use(mw.OffPolicyLearner(cfg, policy.learn_mode, learner_buffers(cfg, parts.buffer)))
-    elif kind == 'onpolicy':
-        task.use(collector)
-        task.use(mw.gae_estimator(cfg, policy.collect_mode))
-        task.use(mw.multistep_trainer(policy.learn_mode, log_freq=log_freq))
-    else:  # 'episode'
-        task.use(collector)
-        task.use(mw.montecarlo_return_estimator(policy))
-        task.use(mw.trainer(cfg, policy.learn_mode, log_freq=log_freq))
+            stages.append(nstep)
+    if role in ('all', 'learner'):
+        log_freq = log_freq or log_train_freq(cfg, 100)
+        if kind == 'offpolicy':
+            stages += [mw.data_pusher(cfg, buffer_), mw.OffPolicyLearner(cfg, policy.learn_mode, buffer_)]
+        elif kind == 'sqil':  # half the batch from the agent's rows (reward 0), half demonstrations (reward 1)
+            mixed = [(buffer_, 0.5), (parts.demonstrations, 0.5)]
+            stages += [mw.sqil_data_pusher(cfg, buffer_, expert=False),
+                       mw.OffPolicyLearner(cfg, policy.learn_mode, mixed)]
+        elif kind == 'gae_replay':
+            stages += [mw.gae_estimator(cfg, policy.collect_mode, buffer_),
+                       mw.OffPolicyLearner(cfg, policy.learn_mode, learner_buffers(cfg, buffer_))]
+        elif kind == 'onpolicy':
+            stages += [mw.gae_estimator(cfg, policy.collect_mode),
+                       mw.multistep_trainer(policy.learn_mode, log_freq=log_freq)]
+        else:  # 'episode'
+            stages += [mw.montecarlo_return_estimator(policy), mw.trainer(cfg, policy.learn_mode, log_freq=log_freq)]
+    return stages
 
 
 def normalises_in_env(cfg: Any) -> bool:
@@ -267,8 +284,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     kind = options.kind or pipeline_kind(cfg)
     run_dir = RunDir(cfg.exp_name)
     ding_init(cfg)
-    # The n-step stage holds each env's last rows until their window is known: a checkpoint keeps them.
-    nstep = mw.nstep_reward_enhancer(cfg) if kind == 'offpolicy' and cfg.policy.get('nstep', 1) > 1 else None
+    nstep = make_nstep_stage(cfg, kind)
     from ding.entry import learner_hooks
     learner_hooks.load_before_run(cfg, parts.policy, options.resume)
     ckpt_saver = mw.CkptSaver(parts.policy, run_dir.root,
@@ -278,7 +294,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     if nstep is not None:
         extra['nstep_reward_enhancer'] = nstep
     # EpisodeCollector's running episodes, a DI-engine-style policy's transition recorder
-    collector = _make_collector(cfg, parts, kind)
+    collector = make_collector(cfg, parts, kind)
     random_size = _random_collect_size(cfg) if kind in ('offpolicy', 'sqil') else 0
     if options.max_env_step is not None and random_size > options.max_env_step:
         logger.warning('policy.random_collect_size=%d is over the budget of %d env steps: the random warm-up '
@@ -304,7 +320,8 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
         task.use(mw.interaction_evaluator(cfg, parts.policy.eval_mode, parts.evaluator_env))
         for hook in options.after_eval:
             task.use(hook)
-        _use_learning_stages(task, cfg, parts, kind, collector, nstep)
+        for stage in build_pipeline(cfg, parts, kind, collector=collector, nstep=nstep):
+            task.use(stage)
         task.use(mw.online_logger(train_show_freq=learner_hooks.log_train_freq(cfg, 100)))
         task.use(ckpt_saver)
         task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))

@@ -4,6 +4,9 @@ run (Pendulum, MuJoCo):
     evaluator -> StepCollector(random warm-up) -> data_pusher -> OffPolicyLearner
               -> CkptSaver -> termination_checker
 
+The stages that collect and learn are `build_pipeline`'s (ding/entry/pipeline.py), as in
+`ding train`; around them this entry keeps its own envs, model and buffer.
+
 It also records every evaluation (env steps, train iterations, wall seconds since training
 started, mean return), which the tests and the speed benchmarks read.
 """
@@ -13,11 +16,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import torch
 
 from ding.data import DequeBuffer
+from ding.entry.pipeline import RunParts, build_pipeline
 from ding.envs import create_env_manager
 from ding.framework import ding_init, task
 from ding.framework.context import OnlineRLContext
-from ding.framework.middleware import (CkptSaver, OffPolicyLearner, StepCollector, data_pusher, interaction_evaluator,
-                                       termination_checker)
+from ding.framework.middleware import CkptSaver, interaction_evaluator, termination_checker
 from ding.model import ContinuousQAC
 from ding.utils import set_pkg_seed
 
@@ -52,10 +55,8 @@ def run_offpolicy(cfg: Any, make_env: Callable[[], Any], policy_cls: Any, max_en
 
         task.use(interaction_evaluator(cfg, policy.eval_mode, evaluator_env))
         task.use(eval_recorder(history, start))
-        task.use(StepCollector(cfg, policy.collect_mode, collector_env,
-                               random_collect_size=cfg.policy.random_collect_size))
-        task.use(data_pusher(cfg, buffer_))
-        task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
+        for stage in build_pipeline(cfg, RunParts(policy, buffer_, collector_env, evaluator_env), 'offpolicy'):
+            task.use(stage)
         task.use(CkptSaver(policy, cfg.exp_name, train_freq=10000))
         task.use(termination_checker(max_env_step=max_env_step))
         for fn in extra_middleware:

@@ -3,17 +3,19 @@
     evaluator -> StepCollector -> gae_estimator -> multistep_trainer            (PPO, A2C)
     evaluator -> EpisodeCollector -> montecarlo_return_estimator -> trainer     (PG: whole episodes)
               -> CkptSaver -> online_logger -> termination_checker
+
+The stages that collect and learn are `build_pipeline`'s (ding/entry/pipeline.py), as in
+`ding train`.
 """
 from typing import Any, Callable
 
 import torch
 
+from ding.entry.pipeline import RunParts, build_pipeline
 from ding.envs import create_env_manager
 from ding.framework import ding_init, task
 from ding.framework.context import OnlineRLContext
-from ding.framework.middleware import (CkptSaver, EpisodeCollector, StepCollector, gae_estimator,
-                                       interaction_evaluator, montecarlo_return_estimator, multistep_trainer,
-                                       online_logger, termination_checker, trainer)
+from ding.framework.middleware import CkptSaver, interaction_evaluator, online_logger, termination_checker
 from ding.utils import set_pkg_seed
 
 
@@ -31,14 +33,9 @@ def run_onpolicy(cfg: Any, make_env: Callable[[], Any], policy_cls: type, model_
         policy = policy_cls(cfg.policy, model=model_cls(**cfg.policy.model))
 
         task.use(interaction_evaluator(cfg, policy.eval_mode, evaluator_env))
-        if whole_episodes:
-            task.use(EpisodeCollector(cfg, policy.collect_mode, collector_env))
-            task.use(montecarlo_return_estimator(policy))
-            task.use(trainer(cfg, policy.learn_mode, log_freq=log_freq))
-        else:
-            task.use(StepCollector(cfg, policy.collect_mode, collector_env))
-            task.use(gae_estimator(cfg, policy.collect_mode))
-            task.use(multistep_trainer(policy.learn_mode, log_freq=log_freq))
+        parts = RunParts(policy, None, collector_env, evaluator_env)
+        for stage in build_pipeline(cfg, parts, 'episode' if whole_episodes else 'onpolicy', log_freq=log_freq):
+            task.use(stage)
         task.use(CkptSaver(policy, cfg.exp_name, train_freq=ckpt_freq))
         task.use(online_logger(train_show_freq=log_freq))
         task.use(termination_checker(max_env_step=max_env_step))
