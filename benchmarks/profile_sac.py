@@ -1,10 +1,12 @@
-"""Where an env step of SAC on Pendulum goes: the pipeline of `benchmarks/compare` (StepCollector
--> data_pusher -> OffPolicyLearner, config `pendulum_sac_config`: one env, n_sample 1, one update
-of batch 128 per env step, 128-unit critics and actor), each part timed by wrapping the callable
-the middleware calls, in microseconds per env step. Evaluation is left out (the comparison's
-evaluator runs apart from the pipeline).
+"""Where an env step of SAC goes: the pipeline of `benchmarks/compare` (StepCollector ->
+data_pusher -> OffPolicyLearner; by default on Pendulum, config `pendulum_sac_config`: one env,
+n_sample 1, one update of batch 128 per env step, 128-unit critics and actor), each part timed by
+wrapping the callable the middleware calls, in microseconds per env step. Evaluation is left out
+(the comparison's evaluator runs apart from the pipeline).
 
     python benchmarks/profile_sac.py [--env-steps 3000]
+    python benchmarks/profile_sac.py --config dizoo.mujoco.config.halfcheetah_sac_config \
+        --out benchmarks/results/profile_sac_halfcheetah.json     # 256-unit nets, batch 256
 Writes benchmarks/results/profile_sac.json; docs/benchmarks.md renders it.
 """
 import argparse
@@ -34,8 +36,8 @@ from dizoo.common.config_loader import load_config  # noqa: E402
 CONFIG = 'dizoo.classic_control.pendulum.config.pendulum_sac_config'
 
 
-def profile(env_steps: int) -> dict:
-    cfg = load_config(CONFIG, 0, '/tmp/profile_sac', save_cfg=False)
+def profile(env_steps: int, config: str = CONFIG) -> dict:
+    cfg = load_config(config, 0, '/tmp/profile_sac', save_cfg=False)
     torch.manual_seed(0)
     policy = SACPolicy(cfg.policy, model=ContinuousQAC(**cfg.policy.model))
     env = make_collector_env(cfg)
@@ -90,13 +92,14 @@ def profile(env_steps: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument('--env-steps', type=int, default=3000)
+    parser.add_argument('--config', default=CONFIG, help='a dizoo SAC config module')
     parser.add_argument('--out', default='benchmarks/results/profile_sac.json')
     args = parser.parse_args()
     torch.set_num_threads(1)
     with CpuTimes() as cpu:
-        result = profile(args.env_steps)
+        result = profile(args.env_steps, args.config)
     result.update(benchmark='profile_sac', date=datetime.now(timezone.utc).isoformat(timespec='seconds'),
-                  setting=f'{CONFIG}, one torch thread', cpu=cpu.fractions, load_average_1min=os.getloadavg()[0])
+                  setting=f'{args.config}, one torch thread', cpu=cpu.fractions, load_average_1min=os.getloadavg()[0])
     atomic_write_json(args.out, result)
     print(result)
 

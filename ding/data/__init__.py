@@ -51,8 +51,8 @@ def __dir__():
 # config `replay_buffer.type` -> the module that registers it
 from ding.utils.registry import BUFFER_REGISTRY, DATASET_REGISTRY  # noqa: E402
 
-BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'buffer.di_engine_types',
-                                  'episode': 'buffer.di_engine_types', 'frame': 'buffer.frame_buffer'})
+BUFFER_REGISTRY.declare(__name__, {'deque': 'buffer.deque_buffer', 'naive': 'ding.compat.buffer_types',
+                                  'episode': 'ding.compat.buffer_types', 'frame': 'buffer.frame_buffer'})
 # config `policy.collect.data_type` -> the module that registers the dataset
 DATASET_REGISTRY.declare(__name__, {'naive': 'offline_dataset', 'hdf5': 'offline_dataset', 'd4rl': 'offline_dataset'})
 DATASET_REGISTRY.declare(__name__, {'sequence': 'sequence_dataset', 'd4rl_trajectory': 'sequence_dataset'})
