@@ -337,7 +337,8 @@ def test_every_benchmark_stops_at_its_hardest_threshold():
     assert {n: b.stop_return for n, b in BENCHMARKS.items()} == {
         'dqn_cartpole_v1': 475.0, 'ppo_cartpole_v1': 475.0, 'sac_pendulum': -200.0,
         'dqn_minatar_breakout': 10.0, 'qrdqn_minatar_breakout': 10.0, 'dqn_minatar_breakout_tuned': 10.0,
-        'qrdqn_minatar_breakout_tuned': 10.0, 'ppo_hopper': 2000.0}
+        'qrdqn_minatar_breakout_tuned': 10.0, 'ppo_hopper': 2000.0, 'sac_halfcheetah': 5000.0, 'sac_hopper': 2500.0,
+        'td3_halfcheetah': 5000.0, 'td3_hopper': 2500.0}
 
 
 def test_minatar_benchmarks_evaluate_every_5000_steps_and_only_run_ours_and_sb3(tmp_path):
