@@ -8,7 +8,6 @@ the batch then carries [B, n] rewards and the window's last next_obs / done.
 from typing import Any, Dict, List
 
 import torch
-from easydict import EasyDict
 from torch import nn
 
 from ding.data.batch import Batch
@@ -16,7 +15,7 @@ from ding.model.from_config import build_model
 from ding.model.qac_dist import QACDIST
 from ding.policy.ddpg import DDPGPolicy
 from ding.rl_utils.d4pg import d4pg_actor_loss, d4pg_critic_loss
-from ding.utils.class_config import merged_class_config
+from ding.config.schema import not_read
 from ding.utils.registry import POLICY_REGISTRY
 
 
@@ -33,18 +32,13 @@ class D4PGPolicy(DDPGPolicy):
         nstep=3,
         action_space='continuous',
         reward_batch_norm=False,
-        model=dict(v_min=-10, v_max=10, n_atom=51),
+        # DDPG's twin_critic is not read: the distributional critic is a single network
+        model=dict(v_min=-10, v_max=10, n_atom=51, twin_critic=not_read()),
         learn=dict(update_per_collect=1, batch_size=256, noise=False, ignore_done=False),
         collect=dict(unroll_len=1, noise_sigma=0.1),
         eval=dict(evaluator=dict(eval_freq=1000)),
     )
     required_model_methods = ('compute_actor', 'critic_dist', 'actor_params', 'critic_params')
-
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        cfg = merged_class_config(cls)
-        cfg.model.pop('twin_critic')  # DDPG's key: the distributional critic is a single network
-        return cfg
 
     def default_model(self) -> nn.Module:
         return build_model(QACDIST, self._cfg.model)

@@ -10,7 +10,6 @@ enters the critic's target; the actor and temperature losses are SAC's either wa
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
-from easydict import EasyDict
 from torch import nn
 
 from ding.data.batch import Batch
@@ -20,9 +19,8 @@ from ding.policy.sac import SACPolicy
 from ding.rl_utils.edac import ensemble_gradient_diversity_loss
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
-from ding.utils.class_config import merged_class_config
 from ding.utils.registry import POLICY_REGISTRY
-from ding.config.schema import positive_int
+from ding.config.schema import not_read, positive_int
 
 
 @POLICY_REGISTRY.register('edac')
@@ -30,7 +28,9 @@ class EDACPolicy(SACPolicy):
     config = dict(
         type='edac',
         random_collect_size=10000,
-        model=dict(ensemble_num=10, actor_head_hidden_size=256, critic_head_hidden_size=256),
+        # SAC's twin_critic and action_space are not read: the ensemble replaces the twin critics
+        model=dict(ensemble_num=10, actor_head_hidden_size=256, critic_head_hidden_size=256, twin_critic=not_read(),
+                   action_space=not_read()),
         learn=dict(
             batch_size=256,
             learning_rate_q=3e-4,
@@ -45,13 +45,6 @@ class EDACPolicy(SACPolicy):
         ),
         collect=dict(data_type='naive', data_path=None),
     )
-
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        cfg = merged_class_config(cls)
-        for key in ('twin_critic', 'action_space'):  # SAC's model keys: the ensemble replaces twin critics
-            cfg.model.pop(key)
-        return cfg
 
     def default_model(self) -> nn.Module:
         return build_model(QACEnsemble, self._cfg.model)
