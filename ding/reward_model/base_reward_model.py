@@ -17,18 +17,13 @@ from typing import Any, Dict, Optional
 
 from easydict import EasyDict
 
-from ding.config.schema import plain
+from ding.utils.class_config import merged_class_config
 from ding.utils.registry import REWARD_MODEL_REGISTRY
 
 
 class BaseRewardModel(ABC):
     config: Dict[str, Any] = {}
-
-    @classmethod
-    def default_config(cls) -> EasyDict:
-        cfg = EasyDict(copy.deepcopy(plain(cls.config)))  # type markers -> their defaults
-        cfg.cfg_type = cls.__name__ + 'Dict'
-        return cfg
+    default_config = classmethod(merged_class_config)
 
     @abstractmethod
     def estimate(self, data: Any) -> Any:
