@@ -5,7 +5,7 @@ Collecting stores each transition's `value` and `logp`; `gae_estimator` adds `ad
 in shuffled minibatches of `batch_size`, one optimiser step each, and returns one dict of
 scalars per step (`multistep_trainer` counts them as train iterations).
 """
-from typing import Any, Dict, List
+from typing import Dict, List
 
 import torch
 

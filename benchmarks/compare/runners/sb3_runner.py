@@ -93,7 +93,8 @@ def build_model(algo: str, env_id: str, seed: int, budget: int) -> Tuple[Any, Di
         n = env.action_space.shape[0]
         model = TD3('MlpPolicy', env, learning_starts=hp['learning_starts'], train_freq=hp['train_freq'],
                     gradient_steps=hp['gradient_steps'], learning_rate=hp['learning_rate'],
-                    batch_size=hp['batch_size'], action_noise=NormalActionNoise(np.zeros(n), hp['noise_std'] * np.ones(n)),
+                    batch_size=hp['batch_size'],
+                    action_noise=NormalActionNoise(np.zeros(n), hp['noise_std'] * np.ones(n)),
                     policy_kwargs=dict(net_arch=hp['net_arch']), seed=seed, device='cpu')
     elif algo == 'ppo_hopper':
         from stable_baselines3.common.vec_env import VecNormalize
