@@ -228,8 +228,8 @@ def build_pipeline(cfg: Any, parts: RunParts, kind: Optional[str] = None, role: 
     if role in ('all', 'collector'):
         if kind in ('offpolicy', 'sqil') and cfg.policy.other.get('eps'):
             stages.append(mw.eps_greedy_handler(cfg))
-        stages.append(collector or make_collector(cfg, parts, kind))
-        nstep = nstep or make_nstep_stage(cfg, kind)
+        stages.append(make_collector(cfg, parts, kind) if collector is None else collector)
+        nstep = make_nstep_stage(cfg, kind) if nstep is None else nstep
         if nstep is not None:
             stages.append(nstep)
     if role in ('all', 'learner'):
