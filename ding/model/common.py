@@ -1,4 +1,5 @@
 """Building blocks shared by the models: MLPs, the vector and image encoders, and shape helpers."""
+import numbers
 from typing import List, Sequence, Type, Union
 
 import torch
@@ -24,12 +25,15 @@ def head_widths(size: Union[int, Sequence[int]], layer_num: int, name: str = 'hi
     """A head's hidden widths: `size` over 1 + `layer_num` layers (DI-engine's form), or, given as
     a list, the widths themselves (e.g. [400, 300], the TD3 paper's and the RL Zoo's networks);
     `layer_num` is then not read."""
-    if isinstance(size, int) and not isinstance(size, bool) and size > 0:
-        return [size] * (1 + layer_num)
-    if isinstance(size, (list, tuple)) and size and all(isinstance(w, int) and not isinstance(w, bool) and w > 0
-                                                        for w in size):
-        return list(size)
+    if _positive_int(size):
+        return [int(size)] * (1 + layer_num)
+    if isinstance(size, (list, tuple)) and size and all(_positive_int(w) for w in size):
+        return [int(w) for w in size]
     raise ValueError(f'{name} must be a positive int or a non-empty list of positive ints, got {size!r}')
+
+
+def _positive_int(x: object) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool) and x > 0  # numpy ints too
 
 
 def flat_dim(shape) -> int:

@@ -1,4 +1,5 @@
 """ContinuousQAC / DiscreteQAC: output shapes, the fused twin critic, detached-weight evaluation."""
+import numpy as np
 import pytest
 import torch
 
@@ -74,3 +75,7 @@ def test_head_widths_given_as_a_list_build_those_layers():
     assert [tuple(p.shape) for p in same.actor.parameters() if p.dim() == 2] == [(256, 17), (256, 256)]
     with pytest.raises(ValueError, match=r'critic_head_hidden_size must be .* a non-empty list of positive ints, got \[\]'):
         ContinuousQAC(obs_shape=17, action_shape=6, critic_head_hidden_size=[])
+    # widths from a sweep's numpy array are ints too
+    m = ContinuousQAC(obs_shape=3, action_shape=1, actor_head_hidden_size=np.int64(32),
+                      critic_head_hidden_size=list(np.array([40, 30])))
+    assert tuple(m.actor_out.weight.shape) == (1, 32) and tuple(m.critic.weights[1].shape) == (1, 40, 30)
