@@ -5,7 +5,7 @@ on 8 CartPole-v1 envs with the same 4-64-64-2 greedy MLP, four ways:
 - `policy_adapter`: a policy written against DI-engine's protocol (`_forward_collect` on
   `{env_id: obs}`, `_process_transition` per env; ding/policy/di_engine_adapter.py);
 - `env_adapter`: our policy, stepping a DI-engine-style V1 manager (`ready_obs` dict,
-  `step({env_id: action})`; ding/envs/di_engine_env_adapter.py);
+  `step({env_id: action})`; ding/compat/env_manager_adapter.py);
 - `both`: the DI-engine policy on the DI-engine-style manager.
 
 Rounds alternate between the four so machine load hits all alike; medians are reported.

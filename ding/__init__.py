@@ -14,6 +14,6 @@ from ding.utils.log_handler import install_default_handler as _install_default_h
 
 _install_default_handler()  # INFO records show under ditk's root level too (see the module)
 
-from ding.compat.paths import install as _install_di_engine_paths  # noqa: E402
+from ding.compat import install as _install_compat  # noqa: E402
 
-_install_di_engine_paths()  # DI-engine's module paths that differ from ours (see the module)
+_install_compat()  # DI-engine's module paths that differ from ours, and its protocols' adapters (see the module)

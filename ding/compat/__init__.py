@@ -5,3 +5,22 @@ test_import_graph.py` holds that. The public DI-engine names that need a shim (f
 `ding.policy.PPOPolicy`, which DI-engine builds as MAPPO under `multi_agent=True`) are exported
 from their usual packages and defined here.
 """
+
+
+def install() -> None:
+    """Run by `import ding`: DI-engine's module paths (paths.py), and the adapters through which our
+    middleware takes a DI-engine-style policy mode or env manager (ding/utils/protocol_adapters.py)."""
+    from ding.compat.paths import install as install_paths
+    from ding.utils.protocol_adapters import install as install_adapters
+    install_paths()
+    install_adapters(policy=_adapt_policy_mode, env=_adapt_env_manager)
+
+
+def _adapt_policy_mode(mode):  # imported on first use: `import ding` stays light
+    from ding.compat.duck_typed_mode import as_batched_policy
+    return as_batched_policy(mode)
+
+
+def _adapt_env_manager(env):
+    from ding.compat.env_manager_adapter import as_batched_env
+    return as_batched_env(env)

@@ -47,6 +47,7 @@ SAME_MODULE: Dict[str, str] = {
     'ding.framework.middleware.ckpt_handler': f'{_MW}.ckpt_handler',
     'ding.framework.middleware.functional.data_processor': f'{_MW}.data_processor',
     # DI-engine's own runtime pieces, which only its programs use: their code lives in ding/compat/
+    'ding.policy.base_policy': 'ding.compat.policy',
     'ding.framework.event_loop': 'ding.compat.event_loop',
     'ding.framework.parallel': 'ding.compat.parallel',
     'ding.framework.supervisor': 'ding.compat.supervisor',

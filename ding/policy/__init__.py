@@ -5,7 +5,7 @@ from ding.utils.lazy import lazy_exports
 _SWITCHES = 'ding.compat.policy_switches'
 
 _EXPORTS = {
-    'Policy': 'base_policy',
+    'Policy': 'ding.compat.policy',  # ours, plus DI-engine's protocol for user subclasses
     'DQNPolicy': 'dqn',
     'C51Policy': 'c51',
     'QRDQNPolicy': 'qrdqn',

@@ -7,7 +7,7 @@ from torch import nn
 
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.rl_utils.offline import bc_continuous_loss, bc_discrete_loss
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY

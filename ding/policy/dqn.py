@@ -23,7 +23,7 @@ import torch
 
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.policy.graphed_learn import GraphedLearnMixin
 from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy

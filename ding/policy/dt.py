@@ -20,7 +20,7 @@ import torch
 from ding.data.batch import Batch
 from ding.model.decision_transformer import DecisionTransformer
 from ding.model.from_config import build_model
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.policy.onpolicy_base import require_columns
 from ding.rl_utils.dt import dt_action_loss
 from ding.torch_utils.optimizer_state import load_optimizer_state

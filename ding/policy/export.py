@@ -120,9 +120,9 @@ def export_policy(policy: Any, path: str, format: str = 'torchscript', outputs: 
     `obs_module` (raw obs -> what the policy sees) is exported in front of the model."""
     if format not in EXPORT_FORMATS:
         raise ExportError(f'unknown export format {format!r}; valid choices: {", ".join(EXPORT_FORMATS)}')
-    if getattr(policy, '_di_engine_protocol', False):
-        raise ExportError(f'{type(policy).__name__} is written against DI-engine\'s policy protocol; '
-                          f'only ding\'s own policies can be exported')
+    if callable(getattr(policy, '_process_transition', None)):
+        raise ExportError(f'{type(policy).__name__} acts on per-env dicts (it defines _process_transition); '
+                          f'only policies that act on stacked batches can be exported')
     recurrent = _has_episode_state(policy)
     if recurrent and not _state_table_of(policy):
         raise ExportError(f'{type(policy).__name__} keeps state between eval forwards outside a HiddenStateTable '

@@ -29,7 +29,7 @@ import torch
 
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.policy.onpolicy_base import action_distribution, greedy_action, require_columns, sample_action
 from ding.rl_utils.vtrace import vtrace, vtrace_actor_critic_loss
 from ding.torch_utils.optimizer_helper import Adam, RMSprop

@@ -15,7 +15,7 @@ from torch.distributions import Categorical, Independent, Normal
 
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.torch_utils.lr_schedule import parse_schedule
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.config.schema import positive, prob

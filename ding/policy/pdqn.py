@@ -22,7 +22,7 @@ import torch
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.model.pdqn import PDQN
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.policy.dqn import make_adam
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.pdqn import pdqn_error

@@ -8,7 +8,7 @@ import numpy as np
 
 from ding.data.batch import Batch, as_batch
 from ding.model.action_mask import split_action_mask
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.policy.policy_modes import _split_by_env
 from ding.utils.registry import POLICY_REGISTRY
 

@@ -1,4 +1,4 @@
-"""The three faces of a `Policy` (ding/policy/base_policy.py): `learn_mode`, `collect_mode` and
+"""The three faces of a `Policy` (ding/policy/policy.py): `learn_mode`, `collect_mode` and
 `eval_mode`. Each is a thin view over the policy: the learner's update under the weights lock,
 and acting on a stacked observation batch (`forward_batch`, the hot path) with DI-engine's
 `{env_id: obs}` form as an adapter around it."""
@@ -14,7 +14,7 @@ from easydict import EasyDict
 from ding.data.batch import Batch, as_batch
 
 if TYPE_CHECKING:
-    from ding.policy.base_policy import Policy
+    from ding.policy.policy import Policy
 
 logger = logging.getLogger('ding.policy')
 

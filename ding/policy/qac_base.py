@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.base_policy import Policy
+from ding.policy.policy import Policy
 from ding.policy.graphed_learn import GraphedLearnMixin
 from ding.rl_utils.qac_targets import soft_update
 from ding.torch_utils.optimizer_state import load_optimizer_state

@@ -29,7 +29,7 @@ def _summary(cls: type) -> str:
 
 def render() -> str:
     from ding.config.schema import as_key, declared, describe
-    from ding.policy.base_policy import Policy
+    from ding.policy.policy import Policy
     base = dict(flat_items(Policy.default_config()))
     classes = policy_classes()
     lines = ['# Config reference', '',

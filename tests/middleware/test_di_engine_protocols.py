@@ -1,5 +1,5 @@
-"""DI-engine-style policies and env managers in our middleware (ding/policy/di_engine_adapter.py,
-ding/envs/di_engine_env_adapter.py): detected once, driven through DI-engine's own hooks, and
+"""DI-engine-style policies and env managers in our middleware (ding/compat/policy.py,
+ding/compat/env_manager_adapter.py): detected once, driven through DI-engine's own hooks, and
 a policy plus env written only against DI-engine's protocols learns CartPole."""
 import numpy as np
 import pytest
@@ -11,9 +11,9 @@ from ding.envs import BaseEnvManagerV2
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import (EpisodeCollector, OffPolicyLearner, StepCollector, data_pusher,
                                        eps_greedy_handler, interaction_evaluator)
-from ding.policy import DQNPolicy
-from ding.policy.base_policy import CollectMode
-from ding.policy.di_engine_adapter import DIEngineCollectMode, DIEngineEvalMode, DIEngineLearnMode
+from ding.policy import DQNPolicy, Policy
+from ding.policy.policy_modes import CollectMode, LearnMode
+from ding.compat.policy import DIEngineCollectMode, DIEngineEvalMode, DIEngineLearnMode
 from ding.utils import set_pkg_seed
 
 from .conftest import drive
@@ -46,7 +46,9 @@ def make_policy(cfg):
 
 def test_detected_once_and_our_policies_keep_the_fast_path():
     policy = make_policy(make_cfg())
-    assert DIStyleDQNPolicy._di_engine_protocol and not DQNPolicy._di_engine_protocol
+    assert DIStyleDQNPolicy._di_engine_protocol
+    # ding's own policies subclass the core Policy, which has no notion of the protocol
+    assert not issubclass(DQNPolicy, Policy) and not hasattr(DQNPolicy, '_di_engine_protocol')
     assert isinstance(policy.collect_mode, DIEngineCollectMode)
     assert isinstance(policy.eval_mode, DIEngineEvalMode)
     assert isinstance(policy.learn_mode, DIEngineLearnMode)
@@ -55,6 +57,28 @@ def test_detected_once_and_our_policies_keep_the_fast_path():
     assert policy._collect_model is policy._model and policy._eval_model is policy._model
     assert not policy._cuda and policy._rank == 0
 
+
+
+def test_a_user_subclass_written_our_way_runs_our_modes_and_di_engine_path_names_the_same_class():
+    import importlib
+
+    class OursStyle(Policy):  # no _process_transition: our protocol
+
+        def default_model(self):
+            return torch.nn.Linear(4, 2)
+
+        def _forward_collect(self, obs, **kwargs):
+            return {'action': self._collect_model(obs).argmax(-1)}
+
+        def _forward_eval(self, obs):
+            return {'action': self._eval_model(obs).argmax(-1)}
+
+    policy = OursStyle(EasyDict())
+    assert not OursStyle._di_engine_protocol
+    assert type(policy.collect_mode) is CollectMode and type(policy.learn_mode) is LearnMode
+    assert policy.collect_mode.forward_batch(np.zeros((3, 4), dtype=np.float32))['action'].shape == (3, )
+    # DI-engine's module path for its base class is this same class
+    assert importlib.import_module('ding.policy.base_policy').Policy is Policy
 
 def test_collect_and_eval_forward_take_dicts_by_env_id():
     policy = make_policy(make_cfg())
@@ -208,7 +232,7 @@ def test_learns_cartpole(one_thread):
 
 def test_dict_observations_reach_the_policy_as_dicts_of_float_tensors():
     from ding.data.batch import Batch
-    from ding.policy.di_engine_data import obs_by_env, transition_list
+    from ding.compat.policy_data import obs_by_env, transition_list
     obs = Batch(image=np.full((2, 3), 7, dtype=np.uint8), state=Batch(pos=np.arange(2, dtype=np.float64)))
     by_env = obs_by_env(obs)
     assert sorted(by_env) == [0, 1] and by_env[1].image.dtype == torch.float32 and by_env[1].state.pos.item() == 1.0

@@ -11,7 +11,9 @@ import torch
 
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import inferencer
-from ding.policy.duck_typed_mode import DuckTypedMode, as_batched_policy
+from ding.compat.duck_typed_mode import DuckTypedMode
+from ding.utils import protocol_adapters
+from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.utils.duck_typing import has_attr, optional_attr
 
 
@@ -46,7 +48,7 @@ def test_plain_objects_are_asked_as_usual():
 
 
 def test_a_di_engine_protocol_mode_gets_forward_batch_and_keeps_its_per_env_outputs():
-    mode = as_batched_policy(StrictMock())
+    mode = batched_policy(StrictMock())  # the adapter `import ding` installed (ding/compat/__init__.py)
     assert isinstance(mode, DuckTypedMode)
     obs = np.stack([np.zeros((2, 2)), np.ones((2, 2))]).astype(np.float32)
     out = mode.forward_batch(obs)
@@ -54,9 +56,19 @@ def test_a_di_engine_protocol_mode_gets_forward_batch_and_keeps_its_per_env_outp
     assert float(out.per_env[1]['action']) == 4.0
     assert mode.transition_recorder(2) is None  # it cannot build transitions: no process_transition
     ours = Mock(spec=['forward_batch'])
-    assert as_batched_policy(ours) is ours
+    assert batched_policy(ours) is ours
     with pytest.raises(TypeError, match='neither forward_batch'):
-        as_batched_policy(object())
+        batched_policy(object())
+
+
+def test_without_an_installed_adapter_a_foreign_object_is_a_type_error(monkeypatch):
+    monkeypatch.setattr(protocol_adapters, '_ADAPTERS', {'policy': None, 'env': None})
+    with pytest.raises(TypeError, match='StrictMock is no policy mode: it has no forward_batch'):
+        batched_policy(StrictMock())
+    with pytest.raises(TypeError, match='StrictMock is no env manager: it has no step_batch'):
+        batched_env(StrictMock())
+    ours = Mock(spec=['forward_batch', 'step_batch'])
+    assert batched_policy(ours) is ours and batched_env(ours) is ours
 
 
 def test_the_inferencer_writes_a_di_engine_policys_own_outputs():

@@ -3,7 +3,8 @@ import logging
 import pytest
 import torch
 
-from ding.policy import DQNPolicy, base_policy
+from ding.policy import DQNPolicy
+from ding.policy import policy as base_policy
 
 CFG = dict(model=dict(obs_shape=4, action_shape=2, encoder_hidden_size_list=[8, 8]))
 

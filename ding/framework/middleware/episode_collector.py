@@ -9,7 +9,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from ding.data.batch import Batch
-from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
@@ -22,9 +22,8 @@ class EpisodeCollector:
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'EpisodeCollector', 'seed', 'policy.collect.n_episode')
-        env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
-        from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
-        policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
+        env = batched_env(env)  # a manager written to another protocol is adapted (protocol_adapters.py)
+        policy = batched_policy(policy)  # so is a policy mode
         self._policy = policy
         self._env = env
         self._n_episode = int(cfg.policy.collect.n_episode)
@@ -38,7 +37,7 @@ class EpisodeCollector:
             self._random_policy = get_random_policy(*self._random_policy_args)
         self._extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
         self._pending: List[List[Dict[str, Any]]] = []  # per env: rows of its running episode
-        # A DI-engine-style policy builds its own transitions (ding/policy/di_engine_adapter.py).
+        # A DI-engine-style policy builds its own transitions (ding/compat/policy.py).
         make_recorder = optional_attr(policy, 'transition_recorder')
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         env.seed(cfg.seed)

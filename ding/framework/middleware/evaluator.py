@@ -9,7 +9,7 @@ from typing import Any, List
 
 import numpy as np
 
-from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.envs.env_manager.env_frames import EpisodeFrames, replay_picks, replay_video
 from ding.framework.contract import contract, require_config
@@ -80,9 +80,8 @@ def evaluation_due(ctx: Any, eval_freq: int) -> bool:
 
 def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value: float, eval_freq: int,
                     render: bool = False) -> Any:
-    env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
-    from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
-    policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
+    env = batched_env(env)  # a manager written to another protocol is adapted (protocol_adapters.py)
+    policy = batched_policy(policy)  # so is a policy mode
     if render and not has_attr(env, 'ready_imgs'):
         raise ValueError(f'interaction_evaluator(render=True) needs frames from the env manager, and '
                          f'{type(env).__name__} has no ready_imgs(); use env manager type base or subprocess')

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ding.data.batch import Batch
-from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract
 from ding.utils.duck_typing import optional_attr
@@ -64,8 +64,7 @@ def inferencer(seed: int, policy: Any, env: Any) -> Any:
 
     `ctx.inference_output` is the policy's output: our policies' batched dict, or, for a policy
     written to DI-engine's protocol, its own `{env_id: output}` as in DI-engine."""
-    from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
-    env, policy = as_batched_env(env), as_batched_policy(policy)
+    env, policy = batched_env(env), batched_policy(policy)
     env.seed(seed)
 
     def _inference(ctx: Any) -> None:
@@ -81,8 +80,7 @@ def inferencer(seed: int, policy: Any, env: Any) -> Any:
 
 def rolloutor(policy: Any, env: Any, transitions: TransitionList) -> Any:
     """Steps the envs with `ctx.action` and appends the transitions; w: env_step, env_episode."""
-    from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
-    env, policy = as_batched_env(env), as_batched_policy(policy)
+    env, policy = batched_env(env), batched_policy(policy)
     extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
 
     def _rollout(ctx: Any) -> None:

@@ -12,7 +12,7 @@ offers the worker-actor protocol (`env.bind_actor`, `env.collect_rollout`, the
 (`policy.worker_actor()`); the collector only publishes the collect weights when they moved.
 The ctx fields written are the same either way.
 
-A DI-engine-style policy (`policy.transition_recorder`, ding/policy/di_engine_adapter.py)
+A DI-engine-style policy (`policy.transition_recorder`, ding/compat/policy.py)
 builds each transition itself with `_process_transition`: the same loop then records its
 transitions per env, and `ctx.trajectories` is DI-engine's env-major list of them.
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from ding.data.batch import Batch
 from ding.data.transition_columns import TransitionColumns
-from ding.envs.di_engine_env_adapter import as_batched_env
+from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.envs.env_manager.env_faults import fault_counts
 from ding.framework.contract import contract, require_config
 from ding.framework.middleware import _common
@@ -45,9 +45,8 @@ class StepCollector:
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'StepCollector', 'seed', 'policy.collect.n_sample', 'policy.collect.unroll_len')
-        env = as_batched_env(env)  # a DI-engine-style manager gets step_batch (di_engine_env_adapter.py)
-        from ding.policy.duck_typed_mode import as_batched_policy  # framework: no policy at import
-        policy = as_batched_policy(policy)  # a DI-engine-protocol mode gets forward_batch (duck_typed_mode.py)
+        env = batched_env(env)  # a manager written to another protocol is adapted (protocol_adapters.py)
+        policy = batched_policy(policy)  # so is a policy mode
         self._policy = policy
         self._env = env
         self._target = int(cfg.policy.collect.n_sample) * int(cfg.policy.collect.unroll_len)
@@ -57,7 +56,7 @@ class StepCollector:
         self._extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
         self._sampler = optional_attr(env, 'collect_steps')
         worker_actors = has_attr(env, 'collect_rollout')
-        # A DI-engine-style policy builds its own transitions (ding/policy/di_engine_adapter.py).
+        # A DI-engine-style policy builds its own transitions (ding/compat/policy.py).
         make_recorder = optional_attr(policy, 'transition_recorder')
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         if self._recorder is not None and (worker_actors or self._sampler is not None):

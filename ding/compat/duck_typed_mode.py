@@ -6,7 +6,7 @@ user's own class, or a `Mock` subclass in DI-engine's tests. Our middleware call
 `forward_batch(obs)` on a stacked observation; `as_batched_policy(policy)` (called once when a
 middleware is built) returns a policy that has it as is, and wraps any other in
 `DuckTypedMode`, which makes the `{i: obs[i]}` dict and stacks the actions back, as the modes of
-a DI-engine-style `Policy` subclass do (di_engine_adapter.py).
+a DI-engine-style `Policy` subclass do (ding/compat/policy.py).
 """
 from typing import Any, Mapping, Optional, Sequence
 
@@ -35,7 +35,7 @@ class DuckTypedMode:
         return self._mode.forward(data, **kwargs)
 
     def forward_batch(self, obs: Any, **kwargs: Any) -> Any:
-        from ding.policy.di_engine_data import PolicyOutputs, obs_by_env
+        from ding.compat.policy_data import PolicyOutputs, obs_by_env
         data = obs_by_env(obs)
         return PolicyOutputs(self._mode.forward(data, **kwargs), data)
 
@@ -50,11 +50,11 @@ class DuckTypedMode:
         return self._mode.get_train_sample(data) if has_attr(self._mode, 'get_train_sample') else data
 
     def transition_recorder(self, env_num: int) -> Any:
-        """DI-engine's per-env transition lists (di_engine_transitions.py), when the mode can build
+        """DI-engine's per-env transition lists (transitions.py), when the mode can build
         transitions; None for an acting-only (eval) mode."""
         if not has_attr(self._mode, 'process_transition'):
             return None
-        from ding.policy.di_engine_transitions import DIEngineTransitions
+        from ding.compat.transitions import DIEngineTransitions
         return DIEngineTransitions(self, env_num)
 
     def __repr__(self) -> str:

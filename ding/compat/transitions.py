@@ -1,5 +1,5 @@
 """`DIEngineTransitions`: what `StepCollector` and `EpisodeCollector` record for a policy
-written against DI-engine's protocol (ding/policy/di_engine_adapter.py): the policy's own
+written against DI-engine's protocol (ding/compat/policy.py): the policy's own
 transitions, built per env per step by its `_process_transition`, as DI-engine's rolloutor
 does. Made by the collect mode's `transition_recorder(env_num)`."""
 from typing import Any, Dict, List, Mapping
@@ -9,7 +9,7 @@ import torch
 
 from ding.data.batch import Batch
 from ding.envs.env_manager.step_batch import EnvTimestep
-from ding.policy.di_engine_data import AttrDict, PolicyOutputs, as_tensor_tree, obs_by_env, row_of
+from ding.compat.policy_data import AttrDict, PolicyOutputs, as_tensor_tree, obs_by_env, row_of
 
 
 class DIEngineTransitions:

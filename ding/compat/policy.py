@@ -1,33 +1,48 @@
-"""Policies written against DI-engine's Policy protocol, seen through our batched modes.
+"""`ding.policy.Policy` as user code sees it: ding's `Policy`, which also runs a subclass written
+against DI-engine's Policy protocol, seen through our batched modes.
 
 A DI-engine policy acts on `{env_id: obs}` dicts (`_forward_collect(data, **kw) -> {env_id:
 {'action': ...}}`), builds each transition itself (`_process_transition(obs, output,
-timestep)`) and learns from a list of those transitions (`_forward_learn(list)`). A `Policy`
-subclass that defines `_process_transition` (which our own protocol has no use for) is
-detected as one when the class is made, and its three modes come from here:
+timestep)`) and learns from a list of those transitions (`_forward_learn(list)`). A subclass
+that defines `_process_transition` (which our own protocol has no use for) is detected as one
+when the class is made; for it:
 
+- the model, when none is given, is the registered one that `cfg.model.type` or
+  `default_model()` names (`build_default_model`), and the attributes DI-engine's base sets
+  (`_cuda`, `_rank`, `_on_policy`, `_enable_field`) are there before its `_init_*` run;
+- `learn.lr_scheduler` is left to a policy that makes its own scheduler;
 - collect / eval: `forward(dict)` calls the hook as DI-engine does; `forward_batch(obs)` (what
   our collectors and evaluator call) makes the `{i: obs[i]}` dict from the stacked array and
   stacks the actions back; the policy's own per-env outputs ride along for
   `_process_transition`. `transition_recorder(env_num)` gives the collectors a
-  `DIEngineTransitions` (di_engine_transitions.py), DI-engine's per-env transition lists,
-  instead of our columns.
+  `DIEngineTransitions` (ding/compat/transitions.py), DI-engine's per-env transition
+  lists, instead of our columns.
 - learn: `forward(data)` hands `_forward_learn` a list of transition dicts of torch tensors
   (rows of a sampled Batch, or the list as given).
 
-The data forms are in di_engine_data.py. The cost of the dicts stays here: our own policies never pass through this module.
+A subclass written our way runs exactly as ding's `Policy` (ding/policy/policy.py), which knows
+nothing of this module. DI-engine's path `ding.policy.base_policy` is this module
+(ding/compat/paths.py).
+The data forms are in policy_data.py. The cost of the dicts stays here: our own policies never pass through this module.
 Acting runs under the policy's weights lock, as the learner's update does: DI-engine acts
 with the learner's own model, and in async mode the lock keeps a forward from seeing half
 of an optimizer step.
 """
 import importlib
-from typing import Any, Dict, Mapping, Optional, Sequence
+import logging
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.di_engine_data import PolicyOutputs, obs_by_env, transition_list
+from ding.compat.policy_data import PolicyOutputs, obs_by_env, transition_list
+from ding.policy.policy import Policy as _OurPolicy
+from ding.policy.policy import policy_device
 from ding.policy.policy_modes import CollectMode, EvalMode, LearnMode
+from ding.torch_utils.lr_schedule import ScheduledLR, lr_schedulers_of
+from ding.utils.dicts import deep_merge
+
+logger = logging.getLogger('ding.policy')
 
 
 def is_di_engine_policy(cls: type) -> bool:
@@ -59,14 +74,6 @@ def build_default_model(model_cfg: Mapping, default_model: Any) -> torch.nn.Modu
         raise KeyError(f'{err.args[0]}{hint}') from None
     from ding.model.from_config import build_model
     return build_model(cls, kwargs)
-
-
-def set_di_engine_attributes(policy: Any) -> None:
-    """Attributes DI-engine's Policy sets before `_init_*` and its subclasses read."""
-    policy._cuda = policy._device.type == 'cuda'
-    policy._rank = 0
-    policy._on_policy = bool(policy._cfg.get('on_policy', False))
-    policy._enable_field = list(policy._fields)
 
 
 # --- modes --------------------------------------------------------------------------------
@@ -108,8 +115,8 @@ class DIEngineCollectMode(_DictActing, CollectMode):
         return self._policy._get_train_sample(data)
 
     def transition_recorder(self, env_num: int) -> Any:
-        """What the collectors record for this policy (ding/policy/di_engine_transitions.py)."""
-        from ding.policy.di_engine_transitions import DIEngineTransitions
+        """What the collectors record for this policy (ding/compat/transitions.py)."""
+        from ding.compat.transitions import DIEngineTransitions
         return DIEngineTransitions(self, env_num)
 
     def worker_actor(self) -> Any:
@@ -150,4 +157,44 @@ class DIEngineLearnMode(_Attributes, LearnMode):
         return repr(self._policy)
 
 
-MODE_CLASSES = {'learn': DIEngineLearnMode, 'collect': DIEngineCollectMode, 'eval': DIEngineEvalMode}
+
+class Policy(_OurPolicy):
+    """ding's Policy; a subclass that defines `_process_transition` runs DI-engine's protocol (above)."""
+    _di_engine_protocol = False  # set per subclass
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._di_engine_protocol = is_di_engine_policy(cls)
+
+    def __init__(self, cfg: Mapping, model: Optional[torch.nn.Module] = None,
+                 enable_field: Optional[List[str]] = None) -> None:
+        if self._di_engine_protocol:
+            # what DI-engine's base sets before the subclass's `_init_*` read it
+            merged = deep_merge(self.default_config(), cfg)
+            self._cuda = policy_device(bool(merged.cuda)).type == 'cuda'
+            self._rank = 0
+            self._on_policy = bool(merged.get('on_policy', False))
+            self._enable_field = list(enable_field or ['learn', 'collect', 'eval'])
+            if model is None:
+                model = build_default_model(merged.model, self.default_model)
+        super().__init__(cfg, model, enable_field)
+
+    def _make_lr_schedule(self) -> Optional[ScheduledLR]:
+        if self._di_engine_protocol and self._cfg.learn.get('lr_scheduler') is not None and lr_schedulers_of(self):
+            # DI-engine's own policy code reads the key and steps its scheduler
+            logger.info('%s runs its own learning-rate scheduler: policy.learn.lr_scheduler is left to it',
+                        type(self).__name__)
+            return None
+        return super()._make_lr_schedule()
+
+    @property
+    def learn_mode(self) -> LearnMode:
+        return DIEngineLearnMode(self) if self._di_engine_protocol else LearnMode(self)
+
+    @property
+    def collect_mode(self) -> CollectMode:
+        return DIEngineCollectMode(self) if self._di_engine_protocol else CollectMode(self)
+
+    @property
+    def eval_mode(self) -> EvalMode:
+        return DIEngineEvalMode(self) if self._di_engine_protocol else EvalMode(self)

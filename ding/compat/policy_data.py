@@ -1,5 +1,5 @@
-"""DI-engine's data forms, for policies written against its protocol (di_engine_adapter.py) and
-the collectors that record their transitions (di_engine_transitions.py): treetensor-like
+"""DI-engine's data forms, for policies written against its protocol (ding/compat/policy.py) and
+the collectors that record their transitions (transitions.py): treetensor-like
 transitions (`AttrDict` of tensors), `{env_id: obs}` dicts, lists of transition dicts."""
 from typing import Any, Dict, Mapping, Sequence
 

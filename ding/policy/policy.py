@@ -3,8 +3,8 @@
 - `learn_mode`   (the learner): `forward(batch) -> dict`, `state_dict`, `load_state_dict`,
                   `get_attribute`, `reset`, `monitor_vars`.
 - `collect_mode` (acting to collect data): `forward_batch(obs, **kw)` on a stacked
-                  observation array is the hot path; `forward({env_id: obs})` is the
-                  DI-engine-compatible adapter around it.
+                  observation array is the hot path; `forward({env_id: obs})` takes one
+                  observation per env id and answers per env id.
 - `eval_mode`    (greedy acting): the same two forms.
 
 Acting runs on private copies of the learner's model that follow its weights version
@@ -16,6 +16,9 @@ in the hooks: `default_model`, `_init_learn`, `_forward_learn`, `_init_collect`,
 `self._eval_model`, never `self._model`), `_state_dict_learn`,
 `_load_state_dict_learn`, and optionally `_get_train_sample`, `_monitor_vars_learn`,
 `_reset_collect`, `_reset_eval`, `_worker_actor_fn` (acting inside env workers).
+
+ding's own policies subclass this class. User code subclasses `ding.policy.Policy`
+(ding/compat/policy.py): this one, plus the protocol of the framework whose API ding keeps.
 """
 import logging
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
@@ -39,7 +42,7 @@ _warned_no_cuda = False
 
 def policy_device(cuda: bool) -> torch.device:
     """CUDA when the config asks for it and there is one; otherwise the CPU, said once per process:
-    DI-engine's configs say `cuda=True` and must still run on a machine without a GPU."""
+    a config written on a GPU machine still runs on one without."""
     global _warned_no_cuda
     if not cuda:
         return torch.device('cpu')
@@ -64,24 +67,17 @@ class Policy(ActingWeights):
         nstep=positive_int(1),  # n-step returns, read by the off-policy pipelines (nstep_reward_enhancer)
         model=dict(),
         # lr_scheduler: None, or a schedule of every learning rate over the updates
-        # (DI-engine's dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py);
+        # (e.g. dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py);
         # nonfinite: a NaN / inf loss or gradient norm 'raise's (stops the run) or 'warn's
         # (ding/framework/middleware/loss_guard.py)
         # learn.ignore_done is declared by the off-policy learners that read it (DQN's, QAC's)
         learn=dict(batch_size=positive_int(64), update_per_collect=positive_int(1), lr_scheduler=None, nonfinite=choice('raise', 'raise', 'warn')),
         collect=dict(n_sample=positive_int(None), n_episode=positive_int(None), unroll_len=positive_int(1)),
-        eval=dict(evaluator=dict(eval_freq=1000)),  # <= 0 (DI-engine's BC configs say -1): every iteration
+        eval=dict(evaluator=dict(eval_freq=1000)),  # <= 0 (e.g. -1): every iteration
         other=dict(),
     )
     # Output keys of `_forward_collect` stored in every transition (e.g. PPO's value, logp).
     transition_keys: Sequence[str] = ()
-    # Set per class: written against DI-engine's protocol (ding/policy/di_engine_adapter.py).
-    _di_engine_protocol = False
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # DI-engine's Policy makes `_process_transition` abstract; our protocol never defines it.
-        cls._di_engine_protocol = callable(getattr(cls, '_process_transition', None))
 
     default_config = classmethod(merged_class_config)
 
@@ -89,9 +85,6 @@ class Policy(ActingWeights):
                  enable_field: Optional[List[str]] = None) -> None:
         self._cfg = deep_merge(self.default_config(), cfg)
         self._device = policy_device(bool(self._cfg.cuda))
-        if model is None and self._di_engine_protocol:  # its default_model() names a registered model
-            from ding.policy.di_engine_adapter import build_default_model
-            model = build_default_model(self._cfg.model, self.default_model)
         self._model = (model if model is not None else self.default_model()).to(self._device)
         self._init_acting_weights()
         self._fields = list(enable_field or ['learn', 'collect', 'eval'])
@@ -101,9 +94,6 @@ class Policy(ActingWeights):
         if self._multi_gpu:  # every rank starts from rank 0's weights (before target nets copy them)
             from ding.utils.dist import broadcast_module
             broadcast_module(self._model)
-        if self._di_engine_protocol:
-            from ding.policy.di_engine_adapter import set_di_engine_attributes
-            set_di_engine_attributes(self)
         for field in self._fields:
             getattr(self, f'_init_{field}')()
         self._scheduled_lr = self._make_lr_schedule() if 'learn' in self._fields else None
@@ -117,10 +107,6 @@ class Policy(ActingWeights):
         optimizers, own = optimizers_of(self), lr_schedulers_of(self)
         if not optimizers:
             raise ValueError(f'policy.learn.lr_scheduler: {type(self).__name__} has no optimizer to schedule')
-        if self._di_engine_protocol and own:  # DI-engine's own policy code reads the key and steps its scheduler
-            logger.info('%s runs its own learning-rate scheduler: policy.learn.lr_scheduler is left to it',
-                        type(self).__name__)
-            return None
         return ScheduledLR(schedule, optimizers, own)
 
     def _after_update(self) -> None:
@@ -195,21 +181,15 @@ class Policy(ActingWeights):
     # --- modes ---------------------------------------------------------------------------
     @property
     def learn_mode(self) -> 'LearnMode':
-        return self._mode_class('learn', LearnMode)(self)
+        return LearnMode(self)
 
     @property
     def collect_mode(self) -> 'CollectMode':
-        return self._mode_class('collect', CollectMode)(self)
+        return CollectMode(self)
 
     @property
     def eval_mode(self) -> 'EvalMode':
-        return self._mode_class('eval', EvalMode)(self)
-
-    def _mode_class(self, name: str, ours: type) -> type:
-        if not self._di_engine_protocol:
-            return ours
-        from ding.policy.di_engine_adapter import MODE_CLASSES
-        return MODE_CLASSES[name]
+        return EvalMode(self)
 
     @property
     def cfg(self) -> EasyDict:
