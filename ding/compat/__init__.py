@@ -8,12 +8,13 @@ from their usual packages and defined here.
 
 
 def install() -> None:
-    """Run by `import ding`: DI-engine's module paths (paths.py), and the adapters through which our
-    middleware takes a DI-engine-style policy mode or env manager (ding/utils/protocol_adapters.py)."""
+    """Run by `import ding`: DI-engine's module paths (paths.py), the adapters through which our
+    middleware takes a DI-engine-style policy mode or env manager, and the filter that accepts the
+    keys of DI-engine's configs that ding ignores (ding/utils/protocol_adapters.py)."""
     from ding.compat.paths import install as install_paths
     from ding.utils.protocol_adapters import install as install_adapters
     install_paths()
-    install_adapters(policy=_adapt_policy_mode, env=_adapt_env_manager)
+    install_adapters(policy=_adapt_policy_mode, env=_adapt_env_manager, config_keys=_accept_config_keys)
 
 
 def _adapt_policy_mode(mode):  # imported on first use: `import ding` stays light
@@ -24,3 +25,8 @@ def _adapt_policy_mode(mode):  # imported on first use: `import ding` stays ligh
 def _adapt_env_manager(env):
     from ding.compat.env_manager_adapter import as_batched_env
     return as_batched_env(env)
+
+
+def _accept_config_keys(problems, policy_type):
+    from ding.compat.config_keys import split_accepted
+    return split_accepted(problems, policy_type)

@@ -22,7 +22,7 @@ from typing import Any, Mapping, Optional, Tuple
 from easydict import EasyDict
 
 from ding.config import schema
-from ding.config.di_engine_keys import ENV_REPLAY, OFF_POLICY_COMMON, POLICY_COMMON, REPLAY_BUFFER_COMMON
+from ding.config.common_keys import ENV_REPLAY, OFF_POLICY_COMMON, POLICY_COMMON, REPLAY_BUFFER_COMMON
 from ding.config.io import save_config_py, save_config_yaml
 from ding.config.validate import check_keys
 from ding.utils.dicts import deep_merge
@@ -83,7 +83,7 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dic
 
     env = section(classes['env'], merge(ENV_COMMON, ENV_REPLAY), create_cfg.get('env'), 'env')
     env['manager'] = section(classes['env_manager'], env['manager'], create_cfg.get('env_manager'), 'env.manager')
-    # DI-engine's load_path and learner hooks, which every policy takes (di_engine_keys.py)
+    # load_path and the learner hooks, which every policy takes (common_keys.py)
     policy = section(classes['policy'], POLICY_COMMON if classes['policy'] is not None else {},
                      create_cfg.get('policy'), 'policy')
 
@@ -93,7 +93,7 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dic
         replay = merge(merge(merge(REPLAY_BUFFER_COMMON, buffer_declared or {}), policy_buffer or {}),
                        create_cfg.get('replay_buffer') or {})
         policy['other'] = merge(policy.get('other', {}), {'replay_buffer': replay})
-        policy = merge(OFF_POLICY_COMMON, policy)  # DI-engine's keys of off-policy policies (di_engine_keys.py)
+        policy = merge(OFF_POLICY_COMMON, policy)  # the keys of off-policy policies (common_keys.py)
     for name, where in (('learner', 'learn'), ('collector', 'collect'), ('evaluator', 'eval')):
         declared = schema.declared(classes[name]) if classes[name] is not None else None
         if declared is not None:  # legacy serial-pipeline components, kept under the policy

@@ -65,11 +65,12 @@ def _leaf_paths(tree: Mapping, prefix: str) -> List[str]:
 
 
 def check_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = ()) -> None:
-    """KeyError listing every unknown key of `user` by its full dotted path. A real DI-engine
-    key that ding does not use is not an error: it gets one warning (di_engine_keys.py)."""
-    from ding.config.di_engine_keys import split_accepted
+    """KeyError listing every unknown key of `user` by its full dotted path, but for those the
+    installed filter accepts (ding/utils/protocol_adapters.py: a key of DI-engine's configs that
+    ding does not use gets one warning instead)."""
+    from ding.utils.protocol_adapters import refused_keys
     policy_type = (defaults.get('policy') or {}).get('type')
-    problems = split_accepted(unknown_key_paths(user, defaults, open_paths), policy_type)
+    problems = refused_keys(unknown_key_paths(user, defaults, open_paths), policy_type)
     if problems:
         if len(problems) == 1:  # one line, as `ding` prints every user mistake
             raise ConfigKeyError(f'unknown config key {problems[0]}')

@@ -1,4 +1,4 @@
-"""Where a policy mode or env manager written to another protocol meets our middleware.
+"""Where a policy mode, env manager or config written to another protocol meets ours.
 
 Collectors and evaluators call `batched_policy(mode)` and `batched_env(manager)` once, when they
 are built. Our own modes (they have `forward_batch`) and managers (they have `step_batch`) pass
@@ -6,17 +6,29 @@ through unchanged, which is the fast path. Any other object goes to the adapter 
 kind: `import ding` installs DI-engine's (ding/compat/__init__.py), which wrap a mode acting on
 `{env_id: obs}` dicts or a manager stepping `{env_id: action}`. With none installed, such an
 object is a TypeError that names what is missing.
+
+The config check hands its unknown keys to `refused_keys`: the installed filter lets through the
+keys DI-engine's configs carry and ding ignores (one warning each); with none, every unknown key
+is refused.
 """
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ding.utils.duck_typing import has_attr
 
-_ADAPTERS: Dict[str, Optional[Callable[[Any], Any]]] = {'policy': None, 'env': None}
+_ADAPTERS: Dict[str, Optional[Callable]] = {'policy': None, 'env': None, 'config_keys': None}
 
 
-def install(policy: Callable[[Any], Any], env: Callable[[Any], Any]) -> None:
-    """Set the adapters that `batched_policy` and `batched_env` hand foreign objects to."""
-    _ADAPTERS.update(policy=policy, env=env)
+def install(policy: Callable[[Any], Any], env: Callable[[Any], Any],
+            config_keys: Callable[[Iterable[Tuple[str, str]], Optional[str]], List[str]]) -> None:
+    """Set the adapters that `batched_policy` and `batched_env` hand foreign objects to, and the
+    filter of unknown config keys."""
+    _ADAPTERS.update(policy=policy, env=env, config_keys=config_keys)
+
+
+def refused_keys(problems: Iterable[Tuple[str, str]], policy_type: Optional[str] = None) -> List[str]:
+    """The messages of the unknown keys ((dotted path, message) pairs) that are errors."""
+    accept = _ADAPTERS['config_keys']
+    return accept(problems, policy_type) if accept is not None else [message for _, message in problems]
 
 
 def batched_policy(policy: Any) -> Any:

@@ -68,7 +68,7 @@ def test_merge_precedence_class_then_create_then_user():
     assert cfg.policy.type == 'h4_policy' and cfg.policy.learn.learning_rate == 0.1
     assert cfg.policy.learn.batch_size == 32 and cfg.policy.learn.update_per_collect == 1  # base Policy default
     assert cfg.policy.model == dict(obs_shape=3)
-    # DI-engine's PER keys (di_engine_keys.py) < buffer class defaults < the policy's replay_buffer section < user
+    # DI-engine's PER keys (ding/config/common_keys.py) < buffer class defaults < the policy's replay_buffer section < user
     assert dict(cfg.policy.other.replay_buffer) == dict(replay_buffer_size=100, max_use=3, type='h4_buffer',
                                                         alpha=0.6, beta=0.4, anneal_step=100000)
     assert cfg.policy.random_collect_size == 0  # a policy with a replay buffer takes DI-engine's warm-up key

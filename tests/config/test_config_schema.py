@@ -139,7 +139,7 @@ def test_the_policies_reading_the_top_level_discount_declare_it():
 @pytest.mark.parametrize('tuned', tuned_configs(), ids=lambda t: os.path.basename(t.path))
 def test_every_tuned_config_validates_clean(tuned, caplog):
     # The tuned file's own keys give no warning. Its base dizoo config may carry DI-engine keys that
-    # ding does not use (one warning each, di_engine_keys.py): those are the base's, checked with the
+    # ding does not use (one warning each, ding/compat/config_keys.py): those are the base's, checked with the
     # dizoo configs below.
     def warnings_of(main, create):
         caplog.clear()

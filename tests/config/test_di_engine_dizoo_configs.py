@@ -8,7 +8,7 @@ import pytest
 from easydict import EasyDict
 
 from ding.config import compile_config
-from ding.config import di_engine_keys
+from ding.compat import config_keys as di_engine_keys
 from tests.di_engine_wheel import di_engine_file, di_engine_names
 
 # (config file under dizoo/, what it trains); configs needing a reward model (GAIL, TREX, RND,
