@@ -5,8 +5,12 @@ see docs/internals.md).
 A row whose episode an env restart dropped (`info['dropped_episode']`, see
 ding/envs/env_manager/env_faults.py) is left out of the Batch: it is no transition. The
 env's previous row, the last real step of that episode, is marked truncated (the episode
-was cut short there; bootstrapping continues from its next_obs)."""
-from typing import Any, Dict, Mapping, Optional, Sequence
+was cut short there; bootstrapping continues from its next_obs).
+
+A collector that records call after call passes a `ColumnPool`, so the columns' memory is
+reused once nothing refers to the last call's arrays any more."""
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -14,20 +18,56 @@ from ding.data.batch import Batch
 from ding.envs.env_manager.env_faults import dropped_rows
 
 
+class ColumnPool:
+    """Column arrays kept from one collect call to the next.
+
+    Why: the observation columns of 8 Atari envs over 8 steps are 2 x 7 MB of float32 frames.
+    A fresh array is fresh pages, and faulting them in cost 14x the recording itself (3.7 ms
+    against 0.27 ms per step of 8 Pong envs). An array is handed out again only when the pool
+    holds the one reference left to it: while a Batch, a view or a buffer row still refers to
+    it, a new one is made, so reuse never changes data that anyone can still read.
+    """
+
+    def __init__(self, per_shape: int = 4) -> None:  # obs and next_obs, for this call and one still in use
+        self._per_shape = per_shape
+        self._arrays: Dict[Tuple[Tuple[int, ...], str], List[np.ndarray]] = {}
+
+    def empty(self, shape: Tuple[int, ...], dtype: Any) -> np.ndarray:
+        arrays = self._arrays.setdefault((tuple(shape), np.dtype(dtype).str), [])
+        for array in arrays:
+            if sys.getrefcount(array) <= _POOL_ONLY:
+                return array
+        array = np.empty(shape, dtype=dtype)
+        if len(arrays) < self._per_shape:
+            arrays.append(array)
+        return array
+
+
+# References to a pooled array while `empty` looks at it when nothing else holds it: the pool's
+# list, the loop variable and getrefcount's argument (CPython; tests/data/test_transition_columns.py).
+_POOL_ONLY = 3
+
+
 class TransitionColumns:
     """Rows `row0 : row0 + len(obs)` of step `t` are written by `record`; `to_batch` reshapes
-    to `[B * T]` without copying."""
+    to `[B * T]` without copying. With a `pool`, the columns come from it (see `ColumnPool`)."""
 
-    def __init__(self, env_num: int, steps: int, extra_keys: Sequence[str] = ()) -> None:
+    def __init__(self, env_num: int, steps: int, extra_keys: Sequence[str] = (),
+                 pool: Optional[ColumnPool] = None) -> None:
         self.env_num, self.steps, self.extra_keys = env_num, steps, tuple(extra_keys)
+        self._empty = pool.empty if pool is not None else np.empty
         self.cols: Optional[Dict[str, np.ndarray]] = None
         self.episodes = 0
         self.keep: Optional[np.ndarray] = None  # bool [B, T], made at the first dropped row
 
     def _allocate(self, obs: np.ndarray, out: Mapping[str, Any], result: Any) -> None:
+        # The helpers below do not refer to `self`: the recursive ones are reference cycles, which
+        # would keep this object and its columns alive until the garbage collector runs.
+        lead, empty = (self.env_num, self.steps), self._empty
+
         def column(value: Any, dtype: Any = None) -> np.ndarray:
             value = np.asarray(value)
-            return np.empty((self.env_num, self.steps) + value.shape[1:], dtype=dtype or value.dtype)
+            return empty(lead + value.shape[1:], dtype or value.dtype)
 
         def obs_column(value: Any) -> Any:  # float64 -> float32, uint8 frames stay uint8; dict obs nest
             if isinstance(value, Batch):

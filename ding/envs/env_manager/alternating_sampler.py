@@ -21,7 +21,7 @@ from easydict import EasyDict
 from ding.data.batch import Batch
 from ding.envs.env_manager.grouped_env_manager import GroupedEnvManager
 from ding.envs.env_manager.subprocess_env_manager import SubprocessEnvManagerV2
-from ding.data.transition_columns import TransitionColumns
+from ding.data.transition_columns import ColumnPool, TransitionColumns
 from ding.config.schema import plain
 from ding.utils.dicts import deep_merge
 from ding.utils.registry import ENV_MANAGER_REGISTRY
@@ -51,6 +51,7 @@ class AlternatingSampler(GroupedEnvManager):
         group_cfg = dict(self._cfg, type='subprocess', worker_num=max(1, workers // 2))
         half = len(env_fn) // 2
         super().__init__([SubprocessEnvManagerV2(fns, group_cfg) for fns in (env_fn[:half], env_fn[half:])])
+        self._column_pool = ColumnPool()
 
     def collect_steps(self, forward: Callable[..., Dict[str, Any]], steps: int, kwargs: Optional[Mapping] = None,
                       reset: Optional[Callable[[list], None]] = None,
@@ -63,7 +64,7 @@ class AlternatingSampler(GroupedEnvManager):
         kwargs = dict(kwargs or {})
         if self.closed:
             self.launch()
-        cols = TransitionColumns(self.env_num, steps, extra_keys)
+        cols = TransitionColumns(self.env_num, steps, extra_keys, self._column_pool)
         pending = [self._send(group, forward, kwargs) for group in self.groups]
         for t in range(steps):
             for k, (group, offset, _) in enumerate(self._spans()):

@@ -25,7 +25,7 @@ from typing import Any, Dict
 import numpy as np
 
 from ding.data.batch import Batch
-from ding.data.transition_columns import TransitionColumns
+from ding.data.transition_columns import ColumnPool, TransitionColumns
 from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.envs.env_manager.env_faults import fault_counts
 from ding.framework.contract import contract, require_config
@@ -54,6 +54,7 @@ class StepCollector:
             raise ValueError(f'StepCollector needs cfg.policy.collect.n_sample > 0, got {cfg.policy.collect.n_sample}')
         self._random_collect_size = int(random_collect_size or 0)
         self._extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
+        self._column_pool = ColumnPool()  # each call's columns reuse the memory of calls nobody reads any more
         self._sampler = optional_attr(env, 'collect_steps')
         worker_actors = has_attr(env, 'collect_rollout')
         # A DI-engine-style policy builds its own transitions (ding/compat/policy.py).
@@ -107,7 +108,7 @@ class StepCollector:
             episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {}, self._recorder)
             batch, ctx.trajectory_end_idx = self._recorder.take_trajectories()  # a list, as in DI-engine
         else:
-            cols = TransitionColumns(env.env_num, steps, self._extra_keys)
+            cols = TransitionColumns(env.env_num, steps, self._extra_keys, self._column_pool)
             check = self._begin_check() if self._begin_check is not None else None
             episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {}, cols)
             if check is not None:  # before a row leaves for the buffer
