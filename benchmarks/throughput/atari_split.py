@@ -157,7 +157,7 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
     from ding.framework.middleware import StepCollector, data_pusher, eps_greedy_handler
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
-    cfg = make_cfg(algo, args.cuda, args.envs, 'subprocess')
+    cfg = make_cfg(algo, args.cuda, args.envs, args.manager)
     env, policy, buffer_ = make_parts(cfg)
     window = Window(args.warmup, args.seconds)
     try:
@@ -400,6 +400,10 @@ def main() -> None:
     p.add_argument('--modes', nargs='+', choices=MODES, default=list(MODES))
     p.add_argument('--balanced-ratio', type=float, default=None, help='updates per env step for dqn_balanced')
     p.add_argument('--envs', type=int, default=8, help='envs of the one-process runs and the split')
+    p.add_argument('--manager', default='subprocess', choices=('subprocess', 'alternating', 'worker_inference'),
+                   help="env manager of the one-process runs ('alternating': one half of the envs steps while "
+                        "the policy acts on the other; 'worker_inference': each worker acts on its own envs "
+                        "with a copy of the model, DQN only)")
     p.add_argument('--ray-envs', type=int, default=4, help='envs of each Ray collector (stepped in its process)')
     p.add_argument('--seconds', type=float, default=40.0)
     p.add_argument('--warmup', type=float, default=15.0)
@@ -447,6 +451,7 @@ def main() -> None:
                     finally:
                         ray.shutdown()
                 else:
+                    key = mode if args.manager == 'subprocess' else f'{mode}_{args.manager}'
                     runs[key] = one_process(workload, ratio, mode, args)
                 print(workload, key, json.dumps(runs[key]), flush=True)
                 atomic_write_json(args.out, report)
