@@ -63,17 +63,6 @@ ENV_REGISTRY = Registry('env', ('ding.envs', ))
 ENV_MANAGER_REGISTRY = Registry('env_manager', ('ding.envs', ))
 BUFFER_REGISTRY = Registry('buffer', ('ding.data', ))
 REWARD_MODEL_REGISTRY = Registry('reward_model', ('ding.reward_model', ))
-# DI-engine's other registries, for user code that registers into them (nothing of ours reads them yet).
 ENV_WRAPPER_REGISTRY = Registry('env_wrapper')
 DATASET_REGISTRY = Registry('dataset')
-LEARNER_REGISTRY = Registry('learner')
-SERIAL_COLLECTOR_REGISTRY = Registry('serial_collector')
-SERIAL_EVALUATOR_REGISTRY = Registry('serial_evaluator')
-WORLD_MODEL_REGISTRY = Registry('world_model')
-
-registries = {
-    'policy': POLICY_REGISTRY, 'model': MODEL_REGISTRY, 'env': ENV_REGISTRY, 'env_manager': ENV_MANAGER_REGISTRY,
-    'buffer': BUFFER_REGISTRY, 'reward_model': REWARD_MODEL_REGISTRY, 'env_wrapper': ENV_WRAPPER_REGISTRY,
-    'dataset': DATASET_REGISTRY, 'learner': LEARNER_REGISTRY, 'serial_collector': SERIAL_COLLECTOR_REGISTRY,
-    'serial_evaluator': SERIAL_EVALUATOR_REGISTRY, 'world_model': WORLD_MODEL_REGISTRY,
-}
+# DI-engine's other registries, which nothing of ding reads, are in ding/compat/registries.py.
