@@ -156,6 +156,9 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
     from ding.framework.context import OnlineRLContext
     from ding.framework.middleware import StepCollector, data_pusher, eps_greedy_handler
     torch.set_num_threads(1)
+    before = sys.getswitchinterval()
+    if args.switch_interval is not None:  # how soon a thread waiting for the GIL gets it from one running Python
+        sys.setswitchinterval(args.switch_interval)
     algo = WORKLOADS[workload]['algo']
     cfg = make_cfg(algo, args.cuda, args.envs, args.manager)
     env, policy, buffer_ = make_parts(cfg)
@@ -171,6 +174,7 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
             task.run()
     finally:
         env.close()
+        sys.setswitchinterval(before)
     return window.result()
 
 
@@ -410,6 +414,9 @@ def main() -> None:
     p.add_argument('--split-steps', type=int, default=200)
     p.add_argument('--split-updates', type=int, default=30)
     p.add_argument('--collect-calls', type=int, default=6, help='collector calls timed in the split')
+    p.add_argument('--switch-interval', type=float, default=None,
+                   help="sys.setswitchinterval for the one-process runs (Python's default: 0.005 s); their rows "
+                        "are <mode>_si<value>")
     p.add_argument('--cuda', action='store_true', help='learner (and split) on the GPU')
     p.add_argument('--note', default=None, help='what changed since the last sitting, for the tables')
     p.add_argument('--host', default=f'a {os.cpu_count()}-core machine', help='where it ran, for the tables')
@@ -452,6 +459,8 @@ def main() -> None:
                         ray.shutdown()
                 else:
                     key = mode if args.manager == 'subprocess' else f'{mode}_{args.manager}'
+                    if args.switch_interval is not None:
+                        key += f'_si{args.switch_interval:g}'
                     runs[key] = one_process(workload, ratio, mode, args)
                 print(workload, key, json.dumps(runs[key]), flush=True)
                 atomic_write_json(args.out, report)
