@@ -128,8 +128,13 @@ class RecurrentActing:
     modes that pass env ids on, and the resets at episode ends. The model gives
     `zero_state(n, device)` and returns `next_state`."""
 
-    def _mode_class(self, name: str, ours: type) -> type:
-        return {'collect': RecurrentCollectMode, 'eval': RecurrentEvalMode}.get(name, ours)
+    @property
+    def collect_mode(self) -> RecurrentCollectMode:
+        return RecurrentCollectMode(self)
+
+    @property
+    def eval_mode(self) -> RecurrentEvalMode:
+        return RecurrentEvalMode(self)
 
     def _init_collect(self) -> None:
         self._collect_states = HiddenStateTable(self._cfg.collect.env_num, self._zero_states,
