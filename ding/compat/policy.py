@@ -22,8 +22,8 @@ when the class is made; for it:
 
 A subclass written our way runs exactly as ding's `Policy` (ding/policy/policy.py), which knows
 nothing of this module. DI-engine's path `ding.policy.base_policy` is this module
-(ding/compat/paths.py).
-The data forms are in policy_data.py. The cost of the dicts stays here: our own policies never pass through this module.
+(ding/compat/paths.py). The data forms are in policy_data.py; the cost of the dicts stays here,
+since ding's own policies never pass through this module.
 Acting runs under the policy's weights lock, as the learner's update does: DI-engine acts
 with the learner's own model, and in async mode the lock keeps a forward from seeing half
 of an optimizer step.
