@@ -8,7 +8,7 @@ sets a floor under both frameworks' wall time.
 Runs in the sb3 venv (benchmarks/compare/venvs.py):
 
     benchmarks/compare/.venvs/sb3/bin/python benchmarks/compare/sb3_sac_split.py [--env-steps 3000]
-        [--out benchmarks/results/sb3_sac_split.json]
+        [--env-id HalfCheetah-v5] [--out benchmarks/results/sb3_sac_split.json]
 """
 import argparse
 import json
@@ -25,6 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument('--env-steps', type=int, default=3000)
     parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--env-id', default='HalfCheetah-v5', help="e.g. Hopper-v5 (the comparison's sac_hopper)")
     parser.add_argument('--out', default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                       'results', 'sb3_sac_split.json'))
     args = parser.parse_args()
@@ -34,7 +35,7 @@ def main() -> None:
     from stable_baselines3.common.env_util import make_vec_env
     torch.set_num_threads(1)
     warmup = ZOO_SAC_MUJOCO['learning_starts']
-    model = SAC('MlpPolicy', make_vec_env('HalfCheetah-v5', n_envs=1, seed=args.seed), learning_starts=warmup,
+    model = SAC('MlpPolicy', make_vec_env(args.env_id, n_envs=1, seed=args.seed), learning_starts=warmup,
                 seed=args.seed, device='cpu')
     model.learn(warmup + 100)  # the random warm-up and the first updates, not timed
     spent = {'train': 0.0}
@@ -51,7 +52,7 @@ def main() -> None:
     total = time.perf_counter() - t0
     per = lambda x: round(1e6 * x / args.env_steps, 1)  # noqa: E731
     result = {
-        'benchmark': 'sb3_sac_split', 'env_id': 'HalfCheetah-v5', 'hyperparameters': ZOO_SAC_MUJOCO,
+        'benchmark': 'sb3_sac_split', 'env_id': args.env_id, 'hyperparameters': ZOO_SAC_MUJOCO,
         'env_steps': args.env_steps, 'torch_threads': torch.get_num_threads(),
         'us_per_env_step': {'gradient step (SAC.train: sample, losses, backward, Adam, polyak)': per(spent['train']),
                             'the rest of learn() (acting, env step, buffer, callbacks)': per(total - spent['train'])},
