@@ -54,6 +54,18 @@ def policy_device(cuda: bool) -> torch.device:
     return torch.device('cpu')
 
 
+def flush_denormals() -> None:
+    """Have the CPU treat denormal floats as zero, for the whole process (torch.set_flush_denormal).
+
+    Why: the Adam moments of a weight whose gradient stays 0 (a dead ReLU unit, an input that is
+    always 0) shrink by beta each update until they are denormal, and x86 CPUs compute on denormals
+    about 30x slower. SAC on Hopper spent 30% of each env step in Adam's step 80k steps in, where
+    0.5 ms is its cost on normal floats. Flushing them changes no update: such a moment was
+    already below 1e-38."""
+    if torch.set_flush_denormal(True):
+        logger.debug('the CPU flushes denormal floats to zero (torch.set_flush_denormal)')
+
+
 class Policy(ActingWeights):
     config = dict(
         type=None,
@@ -89,6 +101,8 @@ class Policy(ActingWeights):
         self._init_acting_weights()
         self._fields = list(enable_field or ['learn', 'collect', 'eval'])
         self._multi_gpu = bool(self._cfg.multi_gpu) and 'learn' in self._fields
+        if 'learn' in self._fields and self._device.type == 'cpu':
+            flush_denormals()
         from ding.utils.weights_owner import register_owner  # weights loaded from outside refresh the acting copies
         register_owner(self._model, self.publish_weights)
         if self._multi_gpu:  # every rank starts from rank 0's weights (before target nets copy them)

@@ -26,3 +26,19 @@ def test_cuda_false_is_quiet(monkeypatch, caplog):
         policy = DQNPolicy(dict(CFG, cuda=False))
     assert policy._device == torch.device('cpu')
     assert not [r for r in caplog.records if 'cuda' in r.getMessage().lower()]
+
+
+def _denormal_survives() -> bool:
+    return (torch.tensor([1e-40]) * 1.0).item() != 0.0
+
+
+@pytest.mark.skipif(not torch.set_flush_denormal(False), reason='this CPU cannot flush denormals (not x86 with SSE3)')
+def test_a_policy_that_learns_on_the_cpu_flushes_denormals_and_an_acting_one_does_not():
+    torch.set_flush_denormal(False)  # as a fresh process starts (earlier tests made learning policies)
+    try:
+        DQNPolicy(CFG, enable_field=['collect', 'eval'])
+        assert _denormal_survives()  # no learner in this process: the floats are left alone
+        DQNPolicy(CFG)
+        assert not _denormal_survives()  # Adam's decaying moments would be denormal (ding/policy/policy.py: flush_denormals)
+    finally:
+        torch.set_flush_denormal(False)
