@@ -164,7 +164,7 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
     env, policy, buffer_ = make_parts(cfg)
     window = Window(args.warmup, args.seconds)
     try:
-        with task.start(async_mode=mode == 'async', ctx=OnlineRLContext()):
+        with task.start(async_mode=mode == 'async', ctx=OnlineRLContext(), max_lag=args.max_lag):
             if algo == 'dqn':
                 task.use(eps_greedy_handler(cfg))
             task.use(StepCollector(cfg, policy.collect_mode, env))
@@ -417,6 +417,9 @@ def main() -> None:
     p.add_argument('--switch-interval', type=float, default=None,
                    help="sys.setswitchinterval for the one-process runs (Python's default: 0.005 s); their rows "
                         "are <mode>_si<value>")
+    p.add_argument('--max-lag', type=int, default=1,
+                   help="async runs: steps collection may run ahead of training (task.start's max_lag); rows "
+                        "<mode>_lag<n> when not 1")
     p.add_argument('--cuda', action='store_true', help='learner (and split) on the GPU')
     p.add_argument('--note', default=None, help='what changed since the last sitting, for the tables')
     p.add_argument('--host', default=f'a {os.cpu_count()}-core machine', help='where it ran, for the tables')
@@ -461,6 +464,8 @@ def main() -> None:
                     key = mode if args.manager == 'subprocess' else f'{mode}_{args.manager}'
                     if args.switch_interval is not None:
                         key += f'_si{args.switch_interval:g}'
+                    if args.max_lag != 1:
+                        key += f'_lag{args.max_lag}'
                     runs[key] = one_process(workload, ratio, mode, args)
                 print(workload, key, json.dumps(runs[key]), flush=True)
                 atomic_write_json(args.out, report)
