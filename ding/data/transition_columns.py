@@ -21,9 +21,9 @@ from ding.envs.env_manager.env_faults import dropped_rows
 class ColumnPool:
     """Column arrays kept from one collect call to the next.
 
-    Why: the observation columns of 8 Atari envs over 8 steps are 2 x 7 MB of float32 frames.
-    A fresh array is fresh pages, and faulting them in cost 14x the recording itself (3.7 ms
-    against 0.27 ms per step of 8 Pong envs). An array is handed out again only when the pool
+    Why: the observation columns of 8 Atari envs over 8 steps are 2 x 7 MB of float32 frames,
+    and a fresh array is fresh pages to fault in: recording a step of 8 Pong envs took 0.45 ms
+    into fresh columns and 0.15 ms into reused ones. An array is handed out again only when the pool
     holds the one reference left to it: while a Batch, a view or a buffer row still refers to
     it, a new one is made, so reuse never changes data that anyone can still read.
     """

@@ -59,9 +59,9 @@ def flush_denormals() -> None:
 
     Why: the Adam moments of a weight whose gradient stays 0 (a dead ReLU unit, an input that is
     always 0) shrink by beta each update until they are denormal, and x86 CPUs compute on denormals
-    about 30x slower. SAC on Hopper spent 30% of each env step in Adam's step 80k steps in, where
-    0.5 ms is its cost on normal floats. Flushing them changes no update: such a moment was
-    already below 1e-38."""
+    many times slower: with a tenth of SAC-sized moments denormal, Adam's step took 12x its time
+    (benchmarks/results/adam_denormals.json), and SAC on Hopper spent 30% of each env step there
+    80k steps in. Flushing them changes no update: such a moment was already below 1e-38."""
     if torch.set_flush_denormal(True):
         logger.debug('the CPU flushes denormal floats to zero (torch.set_flush_denormal)')
 
