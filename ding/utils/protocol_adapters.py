@@ -33,21 +33,20 @@ def refused_keys(problems: Iterable[Tuple[str, str]], policy_type: Optional[str]
 
 def batched_policy(policy: Any) -> Any:
     """`policy` when it has `forward_batch(obs)`; otherwise what the installed adapter makes of it."""
-    if has_attr(policy, 'forward_batch'):
-        return policy
-    adapt = _ADAPTERS['policy']
-    if adapt is None:
-        raise TypeError(f'{type(policy).__name__} is no policy mode: it has no forward_batch; '
-                        f'pass policy.collect_mode or policy.eval_mode')
-    return adapt(policy)
+    return _ours_or_adapted(policy, 'forward_batch', 'policy', 'policy mode',
+                            'pass policy.collect_mode or policy.eval_mode')
 
 
 def batched_env(env: Any) -> Any:
     """`env` when it has `step_batch(actions)`; otherwise what the installed adapter makes of it."""
-    if has_attr(env, 'step_batch'):
-        return env
-    adapt = _ADAPTERS['env']
+    return _ours_or_adapted(env, 'step_batch', 'env', 'env manager',
+                            'wrap single envs in BaseEnvManagerV2(env_fn=[...], cfg=cfg.env.manager)')
+
+
+def _ours_or_adapted(obj: Any, method: str, kind: str, what: str, hint: str) -> Any:
+    if has_attr(obj, method):
+        return obj
+    adapt = _ADAPTERS[kind]
     if adapt is None:
-        raise TypeError(f'{type(env).__name__} is no env manager: it has no step_batch; wrap single envs '
-                        f'in BaseEnvManagerV2(env_fn=[...], cfg=cfg.env.manager)')
-    return adapt(env)
+        raise TypeError(f'{type(obj).__name__} is no {what}: it has no {method}; {hint}')
+    return adapt(obj)
