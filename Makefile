@@ -47,7 +47,7 @@ test-all: install
 	$(PYTHON) -m pytest -q tests
 
 bench: install
-	$(PYTHON) benchmarks/framework_overhead.py
+	$(PYTHON) benchmarks/throughput/framework_overhead.py
 
 # The documentation site, offline, warnings as errors; the reference pages are generated while it builds.
 docs: install

@@ -5,7 +5,7 @@ both see the same machine load; `os.getloadavg()` is recorded before and after.
 
     .venv/bin/python benchmarks/compare/mappo_vs_benchmarl.py [--seeds 0 1 2] [--peer-max-wall-s 240]
 
-Ours: benchmarks/mappo_simple_spread.py's `run_seed` (its default overrides, eval every 3,200 env
+Ours: benchmarks/learning/mappo_simple_spread.py's `run_seed` (its default overrides, eval every 3,200 env
 steps). Peer: benchmarks/compare/benchmarl_mappo.py in BenchMARL's venv (its MAPPO defaults,
 eval every 6,000 frames, its smallest allowed interval). Both: 10 greedy episodes per
 evaluation, 1 torch thread, CPU, wall time from just before training starts (after model
@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / 'benchmarks'))
+sys.path.insert(0, str(REPO / 'benchmarks' / 'learning'))
 from mappo_simple_spread import DEFAULT_OVERRIDES, run_seed as run_ours  # noqa: E402
 
 from ding.utils.fileio import atomic_write_json  # noqa: E402

@@ -1,7 +1,7 @@
 """Where an env step of Stable-Baselines3's SAC goes on HalfCheetah-v5 at the RL Zoo's values (the
 comparison's `sac_halfcheetah`): its gradient step (`SAC.train`, sampling included) against the
 rest of `learn()` (acting, the env, the replay buffer, callbacks), in microseconds per env step
-after the 10k-step random warm-up, one torch thread. Read beside `benchmarks/profile_sac.py
+after the 10k-step random warm-up, one torch thread. Read beside `benchmarks/throughput/profile_sac.py
 --config dizoo.mujoco.config.halfcheetah_sac_config`: the same networks and batch, so the update
 sets a floor under both frameworks' wall time.
 

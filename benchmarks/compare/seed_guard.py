@@ -11,7 +11,7 @@ from typing import Iterable, List, Sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIRST_REPORTING_SEED = 1000
-# The sweeps that chose shipped configs (benchmarks/dqn_cartpole_sweep.py, ppo_cartpole_sweep.py,
+# The sweeps that chose shipped configs (benchmarks/learning/dqn_cartpole_sweep.py, ppo_cartpole_sweep.py,
 # tune_dqn_cartpole.py). A new sweep script adds its results file here and writes `tuning_seeds`.
 SWEEP_RESULTS = tuple(REPO_ROOT / 'benchmarks' / 'results' / f'{name}.json'
                       for name in ('dqn_cartpole_sweep', 'ppo_cartpole_sweep', 'tune_dqn_cartpole'))

@@ -17,7 +17,7 @@ PEER_PACKAGES: Dict[str, List[str]] = {
     # sb3-contrib and MinAtar: the MinAtar peers; MuJoCo: ppo_hopper
     'sb3': ['stable-baselines3==2.*', 'sb3-contrib==2.*', 'gymnasium[mujoco]>=1.0', 'minatar>=1.0.15'],
     'tianshou': ['tianshou==2.0.1', 'gymnasium>=1.0'],
-    # benchmarks/pong_collection.py: SB3's Atari wrappers need ale-py and OpenCV; EnvPool is the ceiling
+    # benchmarks/throughput/pong_collection.py: SB3's Atari wrappers need ale-py and OpenCV; EnvPool is the ceiling
     'sb3_atari': ['stable-baselines3==2.*', 'gymnasium>=1.0', 'ale-py', 'opencv-python-headless'],
     'envpool': ['envpool==1.2.5'],
     # benchmarks/compare/d3rlpy_offline.py: the offline peer (TD3+BC, CQL, IQL)

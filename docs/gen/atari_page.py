@@ -16,7 +16,7 @@ come from `benchmarks/results/atari_split*.json`; regenerate them with
 
     python benchmarks/throughput/atari_split.py --part split runs --workload dqn_balanced impala
 
-(one sitting on this machine; `benchmarks/throughput/gpu_atari_split.sh` runs the GPU sittings).
+(one sitting on this machine; `benchmarks/gpu/gpu_atari_split.sh` runs the GPU sittings).
 
 ## Reading the split
 

@@ -36,7 +36,7 @@ def _compare(data: Dict[str, Any]) -> str:
 
 
 def _sampling(data: Dict[str, Any]) -> str:
-    sampling = _load_benchmark_module(os.path.join(ROOT, 'benchmarks', 'sampling.py'), 'benchmarks_sampling')
+    sampling = _load_benchmark_module(os.path.join(ROOT, 'benchmarks', 'throughput', 'sampling.py'), 'benchmarks_sampling')
     return f"{md_cell(data.get('note', ''))}\n\n{sampling.markdown(data['results'])}"
 
 

@@ -1,11 +1,11 @@
-"""benchmarks/di_engine_examples.py's runner, on stand-in programs instead of DI-engine's: how it
+"""benchmarks/di_engine/di_engine_examples.py's runner, on stand-in programs instead of DI-engine's: how it
 reads an example's end (finished, still running at the limit, error), keeps the output in
 --log-dir while the example runs, and links dt.py's dataset where its config looks."""
 import os
 
 import pytest
 
-from benchmarks import di_engine_examples as harness
+from benchmarks.di_engine import di_engine_examples as harness
 
 FINISHES = '''
 print("evaluation: env_step=10 train_iter=5 return mean=1.50 std=0.1 (8 episodes)")

@@ -1,11 +1,11 @@
-"""benchmarks/di_engine_unit_tests.py: DI-engine 0.5.3's own middleware and env-manager unit tests
+"""benchmarks/di_engine/di_engine_unit_tests.py: DI-engine 0.5.3's own middleware and env-manager unit tests
 (from its wheel) run against this package, every selected one passing; and the runner's pieces:
 the exclusion table of docs/migrating.md, the rewriting of the copied tests."""
 import pathlib
 
 import pytest
 
-from benchmarks import di_engine_unit_tests as runner
+from benchmarks.di_engine import di_engine_unit_tests as runner
 
 
 def test_the_exclusion_table_names_tests_with_a_reason_each():

@@ -1,4 +1,4 @@
-"""benchmarks/edac_reference.py, the stand-alone EDAC that `edac.py` is checked against: its pieces
+"""benchmarks/learning/edac_reference.py, the stand-alone EDAC that `edac.py` is checked against: its pieces
 agree with ours on the same inputs, and it trains and evaluates on a D4RL-layout file."""
 import json
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from benchmarks import edac_reference
+from benchmarks.learning import edac_reference
 from ding.rl_utils.edac import ensemble_gradient_diversity_loss
 from ding.rl_utils.sac import tanh_gaussian_sample
 

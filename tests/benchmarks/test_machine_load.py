@@ -5,7 +5,7 @@ from pathlib import Path
 
 import gymnasium as gym
 
-# appended, not prepended: benchmarks/distributed.py must not shadow the tests' `distributed`
+# appended, not prepended: benchmarks/throughput/distributed.py must not shadow the tests' `distributed`
 # package for the Ray workers of later tests (they get this process's sys.path)
 sys.path.append(str(Path(__file__).resolve().parents[2] / 'benchmarks'))
 

@@ -1,4 +1,4 @@
-"""benchmarks/pong_collection.py without the peers: the ratios it reports, the commands it runs
+"""benchmarks/throughput/pong_collection.py without the peers: the ratios it reports, the commands it runs
 for each arm, and one of our arms run for a few steps on the real ALE."""
 import json
 import subprocess
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / 'benchmarks'
+BENCH = Path(__file__).resolve().parents[2] / 'benchmarks' / 'throughput'
 sys.path.append(str(BENCH))
 
 import pong_collection  # noqa: E402
@@ -44,7 +44,7 @@ def test_our_worker_inference_arm_runs_on_pong():
     pytest.importorskip('ale_py')
     out = subprocess.run([sys.executable, str(BENCH / 'pong_collection.py'), '--arm', 'ours_worker_inference_cnn',
                           '--envs', '2', '--steps', '64', '--warmup', '1'], capture_output=True, text=True,
-                         timeout=300, cwd=BENCH.parent)
+                         timeout=300, cwd=BENCH.parents[1])
     assert out.returncode == 0, out.stderr[-2000:]
     row = json.loads(out.stdout.strip().splitlines()[-1])
     assert row['arm'] == 'ours_worker_inference_cnn' and row['env_steps'] == 128 and row['env_steps_per_s'] > 0

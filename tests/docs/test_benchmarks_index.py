@@ -11,10 +11,13 @@ HARNESS_PARTS = {'compare/aggregate.py', 'compare/report_table.py', 'compare/see
                  'compare/d3rlpy_offline_runner.py', 'compare/benchmarl_mappo.py', 'compare/maskable_ppo_sb3c.py'}
 
 
+FOLDERS = ('throughput', 'learning', 'compare', 'gpu', 'di_engine')
+
+
 def benchmark_scripts():
     for path in sorted(BENCHMARKS.glob('*.py')) + sorted(BENCHMARKS.glob('*.sh')):
         yield path.name
-    for folder in ('throughput', 'compare'):
+    for folder in FOLDERS:
         for path in sorted((BENCHMARKS / folder).glob('*.py')) + sorted((BENCHMARKS / folder).glob('*.sh')):
             yield f'{folder}/{path.name}'
 
@@ -30,7 +33,7 @@ def expand_braces(text):
 def test_readme_names_every_benchmark_script():
     readme = (BENCHMARKS / 'README.md').read_text()
     scripts = list(benchmark_scripts())
-    assert 'collection.py' in scripts and 'throughput/atari_split.py' in scripts
+    assert 'throughput/collection.py' in scripts and 'learning/ppo_cartpole.py' in scripts
     missing = [s for s in scripts if f'`{s}`' not in readme and s not in HARNESS_PARTS]
     assert not missing, f'benchmarks/README.md does not index {missing}'
     for part in HARNESS_PARTS:  # the harness's parts are named too, as such
@@ -52,3 +55,11 @@ def test_every_results_file_a_page_cites_exists():
     assert 'benchmarks/results/sampling.json' in cited
     missing = sorted(ref for ref in cited if re.search(r'\.(json|md)$', ref) and not (ROOT / ref).exists())
     assert not missing, f'cited but not in benchmarks/results: {missing}'
+
+
+def test_scripts_live_in_the_folders_the_readme_names():
+    """benchmarks/ holds only shared libraries at its top; each script is in one of FOLDERS."""
+    top = sorted(p.name for p in BENCHMARKS.iterdir() if p.suffix in ('.py', '.sh'))
+    assert top == ['machine_load.py'], top
+    folders = sorted(p.name for p in BENCHMARKS.iterdir() if p.is_dir() and not p.name.startswith(('.', '_')))
+    assert set(folders) == set(FOLDERS) | {'results'}, folders

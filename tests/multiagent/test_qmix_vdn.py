@@ -84,7 +84,7 @@ def test_two_step_game():
 
 @pytest.mark.slow
 def test_qmix_finds_the_optimum_where_vdn_settles_for_seven():
-    from benchmarks.qmix_two_step import run
+    from benchmarks.learning.qmix_two_step import run
     torch.set_num_threads(1)
     assert run('qmix', 0, 1200)['final_return'] == 8.0
     assert run('vdn', 0, 1200)['final_return'] == 7.0

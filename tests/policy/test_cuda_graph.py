@@ -1,6 +1,6 @@
 """`learn.cuda_graph`: SAC, EDAC and DQN-family updates replayed as one CUDA graph. The
 configuration errors and which classes route their update through the graph are checked
-everywhere; the replay itself where torch finds a GPU (benchmarks/gpu_cuda_graph.sh runs this file
+everywhere; the replay itself where torch finds a GPU (benchmarks/gpu/gpu_cuda_graph.sh runs this file
 on a lent GPU machine)."""
 import logging
 

@@ -4,7 +4,7 @@ DQN's learner trains on its rewards. The checkpoints here are a DQN imitating a 
 controller for more and more steps (so later checkpoints are better, as T-REX assumes) instead of
 the DQN example's run, and the reward model draws 600 pairs instead of 6006.
 The example itself (with the DQN example's checkpoints) is run by
-`benchmarks/di_engine_examples.py --only dqn,trex`."""
+`benchmarks/di_engine/di_engine_examples.py --only dqn,trex`."""
 import copy
 import os
 import pickle

@@ -54,7 +54,7 @@ def load_config(config_module: str, env_id: str, seed: int, exp_name: str, overr
     from ding.config import compile_config
     from ding.utils.dicts import deep_merge
     module = importlib.import_module(config_module)
-    main_config = deep_merge(module.main_config, override or {})  # a sweep row (benchmarks/dqn_cartpole_sweep.py)
+    main_config = deep_merge(module.main_config, override or {})  # a sweep row (benchmarks/learning/dqn_cartpole_sweep.py)
     main_config.env.env_id = env_id  # e.g. the PPO config keeps DI-engine's CartPole-v0 default
     main_config.exp_name = exp_name
     return compile_config(main_config, create_cfg=copy.deepcopy(module.create_config), auto=True, seed=seed,

@@ -1,4 +1,4 @@
-"""The peers' arms of `benchmarks/pong_collection.py`, run inside their own venvs:
+"""The peers' arms of `benchmarks/throughput/pong_collection.py`, run inside their own venvs:
 
 - `sb3_random` / `sb3_cnn`: SB3's `make_atari_env` (AtariWrapper: noop 30, max-and-skip 4,
   life loss as terminal, FIRE on reset, 84x84 gray, reward clip) in a `SubprocVecEnv`, then
@@ -95,7 +95,7 @@ def main() -> None:
 
 def timed_run(step, close, warmup: int, steps: int, envs: int) -> dict:
     """Warm up, then time `steps` batched steps (`step()` returns how many it made), close.
-    Shared with our arms in benchmarks/pong_collection.py, so every arm is timed alike."""
+    Shared with our arms in benchmarks/throughput/pong_collection.py, so every arm is timed alike."""
     done = 0
     while done < warmup:
         done += step()

@@ -1,6 +1,6 @@
 """DQN with hindsight experience replay on bit flipping: the keys and values of DI-engine's
 `bitflip_her_dqn_config` (5 bits, small enough for a unit run; 15 or more is where plain DQN
-fails and HER does not, see benchmarks/her_bitflip.py).
+fails and HER does not, see benchmarks/learning/her_bitflip.py).
 
 Each update samples `her.episode_size` whole episodes and makes `her.sample_per_episode`
 relabelled transitions from each, so the learner batch is their product (128 here)."""

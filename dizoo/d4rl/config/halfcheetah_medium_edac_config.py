@@ -12,7 +12,7 @@ too few to keep the actor on the data; DI-engine's value is for D4RL's 1M more v
 transitions, and the EDAC paper trains 3M updates. On a GPU (an H200, 2026-11-27, 290 s,
 about 18,000 updates) ten critics took the same course (best 980 at 5,500, -363 at 17,500);
 50 critics held the policy between 790 and 1,200 after 11,000 updates, still far from 5,000.
-A stand-alone EDAC (benchmarks/edac_reference.py) takes the same course on this data; on 1M
+A stand-alone EDAC (benchmarks/learning/edac_reference.py) takes the same course on this data; on 1M
 transitions from the same SAC it dipped the same way, then climbed again to 789 by 57,500 updates
 as the critics' Q neared the data's return (docs/offline.md). With `cuda_graph` (an H200, 68,000
 updates in 430 s, two runs sharing the GPU) `edac.py` took the same courses: on the 100k set down to

@@ -1,5 +1,5 @@
 """QMIX on the two-step game (dizoo/matrix_game/envs/two_step_game_env.py): reaches the
-optimal return 8 where VDN and independent Q settle for 7 (benchmarks/qmix_two_step.py).
+optimal return 8 where VDN and independent Q settle for 7 (benchmarks/learning/qmix_two_step.py).
 `two_step_game_vdn_config.py` is the same with the VDN policy."""
 from easydict import EasyDict
 

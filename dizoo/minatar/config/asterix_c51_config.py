@@ -7,7 +7,7 @@ The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 
 envs. The stop value is a return well above random play, not a published target.
 
 Learning rate 5e-5, a tenth of the other MinAtar configs' (as for DQN and QR-DQN on this game).
-Seed 0, 4M env steps, one torch thread, beside another run (2026-11-28, benchmarks/minatar_configs.py
+Seed 0, 4M env steps, one torch thread, beside another run (2026-11-28, benchmarks/learning/minatar_configs.py
 --override; benchmarks/results/minatar_configs_asterix_c51_lr5e-5.json): first evaluation of 10
 or more at 0.96M env steps (576 s); mean evaluation 16.9 over 1.5-2.0M env steps; best 52.4.
 At 5e-4 (the config before; 2026-11-27, 8.0M env steps,

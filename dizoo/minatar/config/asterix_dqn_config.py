@@ -7,7 +7,7 @@ The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 
 envs. The stop value is a return well above random play, not a published target.
 
 Learning rate 5e-5, a tenth of the other MinAtar configs' (as for QR-DQN on this game). A sweep,
-seed 0, 4M env steps each, one torch thread, two runs at once (2026-11-28, benchmarks/minatar_configs.py
+seed 0, 4M env steps each, one torch thread, two runs at once (2026-11-28, benchmarks/learning/minatar_configs.py
 --variant; benchmarks/results/minatar_configs_asterix_dqn_lr.json): first evaluation of 10 or more
 - at lr 5e-5: 0.56M env steps (369 s); mean evaluation 9.7 over 0.5-1.0M env steps, 37.4 over
   3.5-4.0M; best 60.8;

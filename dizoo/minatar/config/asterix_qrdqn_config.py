@@ -11,7 +11,7 @@ With their 5e-4 QR-DQN did not learn Asterix: over 7.9M env steps (2026-11-27;
 benchmarks/results/minatar_configs_asterix_qrdqn_long.json) its evaluations stayed at 0.5-1.1
 on average, near random play (0.32), while DQN and C51 with the same settings reached 10 at
 3.12M and 1.70M env steps. Seed 0, 4M env steps each, one torch thread, two runs at once
-(2026-11-28, benchmarks/minatar_configs.py --override; results in
+(2026-11-28, benchmarks/learning/minatar_configs.py --override; results in
 benchmarks/results/minatar_configs_asterix_qrdqn_lr{1e-4,5e-5}.json):
 - lr 5e-5: first evaluation of 10 or more at 0.64M env steps (406 s); mean evaluation 7.6 over
   0.5-1.0M env steps, 34.2 over 3.5-4.0M; best 55.2;

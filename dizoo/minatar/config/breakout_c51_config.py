@@ -6,7 +6,7 @@ of 16 channels, then 128 units (`encoder_hidden_size_list=[16, 128]`, ding/model
 The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 8 collector
 envs. The stop value is a return well above random play, not a published target.
 
-Measured here (benchmarks/minatar_configs.py, seed 0, 300k env steps in 129 s, one
+Measured here (benchmarks/learning/minatar_configs.py, seed 0, 300k env steps in 129 s, one
 torch thread; benchmarks/results/minatar_configs.json): best evaluation 17.6 against
 0.44 for random play; it first reached 10 at 204k env steps (87 s).
 

@@ -7,7 +7,7 @@ The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 
 envs. The stop value is a return well above random play, not a published target (40, as first
 set; it was lowered to 35 after DQN peaked at 39.8, and is restored).
 
-Measured here (benchmarks/minatar_configs.py, seed 0, 300k env steps in 208 s, one
+Measured here (benchmarks/learning/minatar_configs.py, seed 0, 300k env steps in 208 s, one
 torch thread; benchmarks/results/minatar_configs.json): best evaluation 45.8 against
 0.4 for random play; it first reached 40 at 228k env steps (150 s).
 

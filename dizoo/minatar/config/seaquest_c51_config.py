@@ -7,7 +7,7 @@ The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 
 envs. The stop value is a return well above random play, not a published target.
 
 Learning rate 5e-5, a tenth of the other games' (as in the Asterix configs and Seaquest's DQN and
-QR-DQN). Seed 0, one torch thread, alone on the machine (2026-11-28, benchmarks/minatar_configs.py
+QR-DQN). Seed 0, one torch thread, alone on the machine (2026-11-28, benchmarks/learning/minatar_configs.py
 --override, stopped by SIGTERM after 1.64M env steps; benchmarks/results/minatar_configs_seaquest_c51_lr5e-5.json):
 first evaluation of 10 or more at 1.23M env steps (780 s); mean evaluation 5.6 over 1.0-1.5M env
 steps; best 23.4. At 5e-4 (the config before; benchmarks/results/minatar_configs_seaquest_c51_long.json)

@@ -7,7 +7,7 @@ The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 
 envs. The stop value is a return well above random play, not a published target.
 
 Learning rate 5e-5, a tenth of the other MinAtar configs' (as for QR-DQN on this game). Seed 0,
-4M env steps, one torch thread, beside another run (2026-11-28, benchmarks/minatar_configs.py
+4M env steps, one torch thread, beside another run (2026-11-28, benchmarks/learning/minatar_configs.py
 --override; benchmarks/results/minatar_configs_seaquest_dqn_lr5e-5.json): first evaluation of 10
 or more at 2.02M env steps (1,098 s); mean evaluation 16.8 over 2.5-3.0M env steps, 31.5 over
 3.5-4.0M; best 68.4. At 5e-4 (the config before; 2026-11-27, 6.80M env steps in 90 minutes,

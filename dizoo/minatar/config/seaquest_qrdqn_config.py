@@ -7,7 +7,7 @@ The rest follows the DI-engine Atari configs scaled to MinAtar: n-step 3, Adam, 
 envs. The stop value is a return well above random play, not a published target.
 
 Learning rate 5e-5, as in the Asterix configs and Seaquest's DQN and C51 (on Asterix, QR-DQN at
-5e-4 never learned). Trained with it (benchmarks/minatar_configs.py --games seaquest --algos qrdqn
+5e-4 never learned). Trained with it (benchmarks/learning/minatar_configs.py --games seaquest --algos qrdqn
 --override '{"policy": {"learn": {"learning_rate": 0.00005}}}', seed 0, one torch thread, beside
 the C51 run; 2026-11-28; benchmarks/results/minatar_configs_seaquest_qrdqn_lr5e-5_long.json): first
 evaluation of 10 or more at 2.00M env steps (1,705 s), best 99.4 at 5.69M; mean evaluation 4.8

@@ -5,7 +5,7 @@ DI-engine's dizoo/minigrid/config/minigrid_onppo_config.py keys and net (the MLP
 env. Ours: 1024 transitions per collect (128 per env; an episode has at most 250 steps) and
 4 epochs of 256-row minibatches, so the policy updates more often per env step, and an entropy
 weight of 0.01, which the sparse reward needs to keep exploring until the key, door and goal
-are first found. Measured: benchmarks/minigrid_doorkey.py -> benchmarks/results/minigrid_doorkey.json.
+are first found. Measured: benchmarks/learning/minigrid_doorkey.py -> benchmarks/results/minigrid_doorkey.json.
 
 Train: ding -m serial_onpolicy -c minigrid_doorkey5x5_onppo_config.py -s 0"""
 from easydict import EasyDict

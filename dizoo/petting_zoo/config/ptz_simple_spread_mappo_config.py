@@ -1,6 +1,6 @@
 """MAPPO on MPE simple_spread (3 agents), with DI-engine's config keys and values except two:
 - `stop_value=-130` (DI-engine's 0 is out of reach: every step costs the agents' summed
-  distances to the landmarks); -130 is the greedy return benchmarks/mappo_simple_spread.py
+  distances to the landmarks); -130 is the greedy return benchmarks/learning/mappo_simple_spread.py
   measures MAPPO reaching (a random policy scores about -190);
 - `learn.batch_size=800`: four minibatches per epoch where DI-engine takes one of 3200 rows,
   which reaches the same return in fewer env steps.

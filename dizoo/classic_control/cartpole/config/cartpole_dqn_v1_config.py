@@ -1,7 +1,7 @@
 """DQN on CartPole-v1 (episodes capped at 500 steps), tuned for wall time to an eval return of
 475 (10 greedy episodes, bars.md protocol) within 100k env steps.
 
-Why these values (`benchmarks/dqn_cartpole_sweep.py`, 5 or 10 seeds a row; results in
+Why these values (`benchmarks/learning/dqn_cartpole_sweep.py`, 5 or 10 seeds a row; results in
 benchmarks/results/dqn_cartpole_sweep.json):
 - rl-baselines3-zoo's DQN CartPole-v1 recipe, which SB3 runs in benchmarks/compare: 128 updates
   of batch 64 every 256 env steps, lr 2.3e-3, 1,000 random-action steps first, a 256-256 MLP,

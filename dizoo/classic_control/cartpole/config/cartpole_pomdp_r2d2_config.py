@@ -1,7 +1,7 @@
 """R2D2 on the POMDP CartPole-v0 (`cartpole_pomdp`: only cart position and pole angle are
 observed, the velocities are masked), where a memoryless DQN fails: the LSTM has to infer the
 velocities from the observation history. `cartpole_pomdp_dqn_config` is DQN on the same env
-for comparison (benchmarks/r2d2_pomdp.py runs both with one budget).
+for comparison (benchmarks/learning/r2d2_pomdp.py runs both with one budget).
 
 From `cartpole_r2d2_config`, with shorter sequences (4 burn-in + 20 learned steps: the
 velocities need only a few steps of memory, and a shorter unroll is a cheaper update) and a
