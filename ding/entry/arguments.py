@@ -40,6 +40,13 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f'must be an integer, got {text!r}') from None
 
 
+def non_negative_int(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'must be an integer >= 0, got {value}')
+    return value
+
+
 def non_negative_float(text: str) -> float:
     try:
         value = float(text)

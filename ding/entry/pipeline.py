@@ -48,6 +48,7 @@ class RunOptions:
     kind: Optional[str] = None  # None: from the policy config
     after_eval: tuple = ()  # middlewares run right after the evaluator (`ding tune` reports and prunes there)
     async_mode: bool = False  # overlap collection with training (task.start(async_mode=True))
+    max_lag: int = 1  # async: steps collection may run ahead of training (task.start's max_lag)
 
 
 @dataclass
@@ -310,7 +311,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     saver = mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
                              every_env_step=options.checkpoint_freq, resume=options.resume, extra=extra)
     stop = StopOnSignals(saver, run_dir.root) if options.stop_on_signals else None
-    with task.start(async_mode=options.async_mode, ctx=OnlineRLContext()), stop or contextlib.nullcontext():
+    with task.start(async_mode=options.async_mode, ctx=OnlineRLContext(), max_lag=options.max_lag), stop or contextlib.nullcontext():
         if stop is not None:
             task.use(stop)  # before the saver: its post-yield part runs after the saver's
         task.use(saver)

@@ -16,7 +16,8 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 
 from easydict import EasyDict
 
-from ding.entry.arguments import UsageError, non_negative_float, parse_overrides, positive_int, seed_value
+from ding.entry.arguments import (UsageError, non_negative_float, non_negative_int, parse_overrides, positive_int,
+                                  seed_value)
 from ding.entry.catalog import TunedConfig, find_tuned, read_tuned
 from ding.entry.pipeline import IMITATION_POLICIES, RunOptions, build_parts, run_training
 from ding.utils.dicts import deep_merge
@@ -46,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--async', dest='async_mode', action='store_true',
                         help='overlap collection with training (async_mode; where overlap does not pay, steps run '
                         'alone, as in sync mode); a resumed async run is not identical to an uninterrupted one')
+    parser.add_argument('--max-lag', type=non_negative_int, default=None,
+                        help='with --async: steps collection may run ahead of training (default 1). A learner that '
+                        'trains on every k-th step (IMPALA) overlaps a whole update only with k or more; the '
+                        'collector then acts on weights up to that many steps older')
     dist = parser.add_argument_group('distributed (on Ray; also the config section `distributed:`)')
     dist.add_argument('--collectors', type=positive_int, default=None,
                       help='collector actors: the run goes distributed (ding.entry.distributed_train)')
@@ -148,7 +153,8 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
     with removed_on_failure(cfg.exp_name):
         RunDir(cfg.exp_name).write_meta({
             **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
-            'progress': options.progress, 'async_mode': options.async_mode, 'exp_name': cfg.exp_name,
+            'progress': options.progress, 'async_mode': options.async_mode, 'max_lag': options.max_lag,
+            'exp_name': cfg.exp_name,
             'main_config': to_plain(main), 'create_config': to_plain(create),
             **({'distributed': plan.to_dict()} if plan else {})})
         parts = build_parts(cfg)  # model config errors, missing env packages: before any step
@@ -224,8 +230,11 @@ def main(args: argparse.Namespace) -> int:
     if async_mode and plan.active:
         raise UsageError('--async runs one process; a distributed run (--collectors, --learners or the config\'s '
                          '`distributed:` section) already overlaps collection with training')
+    max_lag = getattr(args, 'max_lag', None)
+    if max_lag is not None and not async_mode:
+        raise UsageError('--max-lag bounds how far collection runs ahead of training in --async mode; add --async')
     options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress,
-                         stop_on_signals=True, async_mode=async_mode)
+                         stop_on_signals=True, async_mode=async_mode, max_lag=1 if max_lag is None else max_lag)
     cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name,
                          plan=plan if plan.active else None)
     print(summary(ctx))

@@ -193,7 +193,8 @@ class Task:
         if not self._running:
             raise RuntimeError('task.run() needs a started task: use `with task.start(...):`')
         self.router.running()
-        logger.info('pipeline (%s mode):\n%s', 'async' if self.async_mode else 'sync', self.pipeline_table())
+        mode = f'async mode, max_lag {self.max_lag}' if self.async_mode else 'sync mode'
+        logger.info('pipeline (%s):\n%s', mode, self.pipeline_table())
         if not self.ctx.strict:  # custom names a contract states are meant, however close to a field
             self.ctx.declare(*custom_contract_names(self._middleware, type(self.ctx)))
         warn_wiring(self._middleware, self.ctx)

@@ -51,7 +51,8 @@ def check_consistent(run_dir, env_step):
 
 
 @pytest.mark.slow  # kept out of `make test` (under 2 min); CI runs it with the learning tests
-@pytest.mark.parametrize('mode', [[], ['--async']], ids=['sync', 'async'])  # async: saved once no step is in flight
+# async: saved once no step is in flight; the resumed run keeps the recorded --max-lag
+@pytest.mark.parametrize('mode', [[], ['--async', '--max-lag', '2']], ids=['sync', 'async'])
 def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path, mode):
     train = start(tmp_path, 'train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '1000000',
                   '--checkpoint-freq', '1000000', '--config', SMALL, '--exp-name', 'run', '--no-progress', *mode)
@@ -70,7 +71,7 @@ def test_sigint_then_sigterm_checkpoint_at_the_step_and_resume(tmp_path, mode):
     wait_for_rows(tmp_path / 'run' / 'progress.csv', lines + 1)
     code, out, err = interrupt(resume, signal.SIGTERM)
     assert code == 143 and 'Traceback' not in err, err
-    assert f'pipeline ({"async" if mode else "sync"} mode)' in err
+    assert f'pipeline ({"async mode, max_lag 2" if mode else "sync mode"})' in err
     assert f'resuming {tmp_path / "run"} from env_step={env_step} train_iter={ctx["train_iter"]}' in out
     last = err.strip().splitlines()[-1]
     assert last.startswith('interrupted (SIGTERM) at env_step ') and last.endswith('; resume with: ding resume run'), \

@@ -43,6 +43,27 @@ def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch):
     assert [c for c, _ in captured] == [(0, 0)] * len(captured)
 
 
+def test_max_lag_reaches_the_pipeline_and_run_json_and_needs_async(tmp_path, monkeypatch, capsys):
+    from ding.framework import async_pipeline
+    lags = []
+    init = async_pipeline.AsyncPipeline.__init__
+
+    def recorded(self, middlewares, first_ctx, max_lag, *args, **kwargs):
+        lags.append(max_lag)
+        init(self, middlewares, first_ctx, max_lag, *args, **kwargs)
+
+    monkeypatch.setattr(async_pipeline.AsyncPipeline, '__init__', recorded)
+    monkeypatch.chdir(tmp_path)
+    code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '200', '--config', SMALL,
+                      '--exp-name', 'run', '--no-progress', '--async', '--max-lag', '3'])
+    assert code == 0 and lags == [3]
+    assert json.loads((tmp_path / 'run' / 'run.json').read_text())['max_lag'] == 3
+    code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-lag', '3', '--exp-name', 'other'])
+    assert code == 2
+    assert '--max-lag bounds how far collection runs ahead of training in --async mode' in capsys.readouterr().err
+    assert ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--async', '--max-lag', '-1']) == 2
+
+
 def test_async_is_refused_with_a_distributed_plan(tmp_path, capsys):
     code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--async', '--collectors', '2',
                       '--exp-name', str(tmp_path / 'run')])
