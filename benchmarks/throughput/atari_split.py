@@ -365,17 +365,18 @@ def markdown(data: Dict[str, Any]) -> str:
     """One results file as tables: the split (ms per env step), then measured against predicted env steps/s."""
     where = f"{data['cores']} cores, learner on {'the GPU' if data['cuda'] else 'the CPU'}"
     lines = [f"{where}; {data['settings']['seconds']:g} s windows after {data['settings']['warmup']:g} s of warm-up; "
-             f"{data['started']}." + (f" {data['note']}" if data.get('note') else ''), '',
-             '| workload | updates per env step | env step | acting forward | learner (ratio x update) | update '
-             '| object-store hop |', '|---|---|---|---|---|---|---|']
-    for name, row in data['workloads'].items():
-        s = row.get('split')
-        if s:
+             f"{data['started']}." + (f" {data['note']}" if data.get('note') else ''), '']
+    splits = [(name, row) for name, row in data['workloads'].items() if row.get('split')]
+    if splits:  # a sitting of runs only (an A/B of one option) has none
+        lines += ['| workload | updates per env step | env step | acting forward | learner (ratio x update) | update '
+                  '| object-store hop |', '|---|---|---|---|---|---|---|']
+        for name, row in splits:
+            s = row['split']
             ms = lambda v: '-' if v is None else f'{v * 1e3:.3f}'  # noqa: E731
             lines.append(f"| {name} | {row['ratio']:.4g} | {ms(s['env_step_s'])} | {ms(s['forward_s'])} | "
                          f"{ms(s['learn_s'])} | {s['update_s'] * 1e3:.1f} | {ms(s['object_store_s'])} |")
-    lines += ['', 'ms per env step (update: ms per update), each role measured alone with one torch thread.', '',
-              '| workload | mode | env steps/s | predicted | vs sync | updates per env step |',
+        lines += ['', 'ms per env step (update: ms per update), each role measured alone with one torch thread.', '']
+    lines += ['| workload | mode | env steps/s | predicted | vs sync | updates per env step |',
               '|---|---|---|---|---|---|']
     for name, row in data['workloads'].items():
         runs = row.get('runs', {})

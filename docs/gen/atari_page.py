@@ -38,6 +38,9 @@ column checks the model against the measured run of the same sitting.
   ratio (one update of 32 per 4 env steps) a CPU learner costs many times what collecting does:
   nothing is left to overlap, and async cannot help. With the learner on a GPU, or with fewer
   updates per env step, the two sides come close and `async_mode=True` overlaps them.
+- **A learner that trains now and then needs a longer lag.** `max_lag` counts steps: IMPALA
+  trains on every 4th step here, so with `max_lag=1` the collector waits out most of each update.
+  `atari_split_lag.json` runs async at lags 1 to 8 beside sync.
 - **Ray collectors pay when collection is the bottleneck and cores are free for them.** Each
   collector needs a core of its own; the learner needs one too. On two cores, one process with
   subprocess envs already uses both.
