@@ -311,7 +311,8 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     saver = mw.RunStateSaver(run_dir.root, parts.policy, parts.buffer, parts.collector_env,
                              every_env_step=options.checkpoint_freq, resume=options.resume, extra=extra)
     stop = StopOnSignals(saver, run_dir.root) if options.stop_on_signals else None
-    with task.start(async_mode=options.async_mode, ctx=OnlineRLContext(), max_lag=options.max_lag), stop or contextlib.nullcontext():
+    started = task.start(async_mode=options.async_mode, ctx=OnlineRLContext(), max_lag=options.max_lag)
+    with started, stop or contextlib.nullcontext():
         if stop is not None:
             task.use(stop)  # before the saver: its post-yield part runs after the saver's
         task.use(saver)
