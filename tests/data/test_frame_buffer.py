@@ -129,6 +129,34 @@ def test_sequence_replay_windows_rebuild_stacks():
             np.testing.assert_array_equal(batch['next_obs'][b, t], rows[index[b, t]]['next_obs'])
 
 
+@pytest.mark.parametrize('prioritized', [False, True])
+def test_sequence_samples_read_their_frames_once_and_equal_window_by_window_gathers(prioritized):
+    """sample_sequences reads a FrameBuffer's frames once, after concatenating the windows' frame
+    ids: the batch is bit for bit the concatenation of the windows gathered one by one."""
+    def twin():
+        buf = FrameBuffer(200)
+        if prioritized:
+            buf.use(PriorityExperienceReplay(buf, IS_weight=True))
+        fill(buf, 40, np.random.default_rng(5))
+        buf.rng = np.random.default_rng(6)
+        return buf
+
+    fast, slow = twin(), twin()
+    batch, index = sample_sequences(fast, 8, unroll_len=5)
+    windows = slow.sample(8, groupby='env_id', unroll_len=5, replace=True, ignore_insufficient=True)
+    rows = Batch.cat([w.batch for w in windows])  # each window's frames read and converted on its own
+    np.testing.assert_array_equal(index, np.stack([np.asarray(w.index) for w in windows]))
+    assert list(batch.keys()) == list(rows.keys())
+    for key in rows.keys():
+        expected = np.asarray(rows[key]).reshape((8, 5) + tuple(np.shape(rows[key])[1:]))
+        if key == 'priority_IS':
+            expected = expected[:, 0]
+        assert np.asarray(batch[key]).dtype == expected.dtype, key
+        np.testing.assert_array_equal(np.asarray(batch[key]), expected, err_msg=key)
+    assert not fast._ids_only_threads
+    assert 'obs' in fast.sample(2).batch and 'obs_frame_ids' not in fast.sample(2).batch  # other samples: frames
+
+
 def test_save_and_load_keep_the_frames(tmp_path):
     rng = np.random.default_rng(4)
     buf = FrameBuffer(50)

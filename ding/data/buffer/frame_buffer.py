@@ -20,8 +20,10 @@ Everything else is `DequeBuffer`'s: the other columns, ids, `sample` / `groupby`
 overwrite frames that live rows use (more than `1 + frame_slack` frames per row on average:
 very short episodes), the oldest of those rows are deleted first, through the middleware.
 """
+import threading
 from collections.abc import Mapping
-from typing import Any, Dict, Optional
+from contextlib import contextmanager
+from typing import Any, Dict, Iterator, Optional
 
 import numpy as np
 import torch
@@ -57,6 +59,7 @@ class FrameBuffer(DequeBuffer):
         if not 0 <= frame_slack <= 8:
             raise ValueError(f'frame_slack is the extra frame room per row, in [0, 8]; got {frame_slack}')
         self.frame_slack = float(frame_slack)
+        self._ids_only_threads: set = set()  # threads inside frame_ids_only()
         super().__init__(size, sliced)
 
     def _reset(self) -> None:
@@ -158,9 +161,28 @@ class FrameBuffer(DequeBuffer):
     # --- read ---------------------------------------------------------------------------
     def gather(self, slots: np.ndarray) -> SampledBatch:
         sampled = super().gather(slots)
-        batch = sampled.batch
+        if threading.get_ident() not in self._ids_only_threads:
+            sampled.batch = self.read_frames(sampled.batch)
+        return sampled
+
+    @contextmanager
+    def frame_ids_only(self) -> Iterator[None]:
+        """Within it (in this thread), `gather` leaves the pixel columns as frame ids
+        (`obs_frame_ids`, `next_obs_frame_ids`). A caller that concatenates many gathers (the
+        windows of a sequence sample) then reads their frames once with `read_frames`, holding
+        `self.lock` throughout so that no push overwrites them in between: converting and
+        concatenating 32 windows of float frames one by one was most of an IMPALA update on Pong."""
+        me = threading.get_ident()
+        self._ids_only_threads.add(me)
+        try:
+            yield
+        finally:
+            self._ids_only_threads.discard(me)
+
+    def read_frames(self, batch: Batch) -> Batch:
+        """`batch` with its frame-id columns replaced by the observations as pushed."""
         if self._layout is None or 'obs_frame_ids' not in batch:
-            return sampled
+            return batch
         columns = {}
         for key, value in batch.items():
             if key in ('obs_frame_ids', 'next_obs_frame_ids'):
@@ -168,8 +190,7 @@ class FrameBuffer(DequeBuffer):
                 value = from_uint8(self._store.read(value), self._layout['scaled'])
                 value = torch.from_numpy(value) if self._layout['torch'] else value
             columns[key] = value
-        sampled.batch = Batch.wrap(columns)
-        return sampled
+        return Batch.wrap(columns)
 
     def _update(self, index: Any, data: Any = None, meta: Optional[dict] = None) -> Any:
         if data is not None:

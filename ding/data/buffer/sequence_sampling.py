@@ -12,6 +12,7 @@ are drawn by priority (ding/data/buffer/middleware/sequence_priority.py), each w
 importance weight becomes the column `priority_IS` [size], and that module's
 `write_sequence_priorities` takes the learner's per-window priorities back.
 """
+import contextlib
 from typing import Any, Optional, Tuple
 
 import numpy as np
@@ -24,6 +25,29 @@ def sample_sequences(buffer: Any, size: int, unroll_len: int) -> Optional[Tuple[
     `unroll_len` rows yet."""
     if unroll_len < 2:
         raise ValueError(f'sample_sequences needs unroll_len >= 2, got {unroll_len}')
+    # a FrameBuffer hands the windows back with frame ids, and their frames are read once after
+    # the concatenation, under the buffer's lock (a push in between could overwrite them)
+    ids_only = getattr(buffer, 'frame_ids_only', None)
+    with buffer.lock if ids_only is not None else contextlib.nullcontext():
+        with ids_only() if ids_only is not None else contextlib.nullcontext():
+            sampled = _draw_windows(buffer, size, unroll_len)
+        if not sampled:
+            return None
+        if getattr(sampled[0], 'whole_items', False):
+            raise TypeError('sequence replay needs a buffer of transition rows (pushed as a Batch or dicts of arrays), '
+                            'not whole objects')
+        rows = Batch.cat([s.batch for s in sampled])
+        if ids_only is not None:
+            rows = buffer.read_frames(rows)
+    batch = rows.apply(lambda v: v.reshape((len(sampled), unroll_len) + tuple(v.shape[1:])))
+    index = np.stack([np.asarray(s.index) for s in sampled])
+    if 'priority_IS' in batch:  # one weight per window, repeated on its rows
+        batch['priority_IS'] = batch['priority_IS'][:, 0]
+    return batch, index
+
+
+def _draw_windows(buffer: Any, size: int, unroll_len: int) -> list:
+    """The buffer's grouped sample of `size` windows, grouped by `env_id` or else by meta `env`."""
     sampled = None
     for key in ('env_id', 'env'):
         try:
@@ -34,14 +58,4 @@ def sample_sequences(buffer: Any, size: int, unroll_len: int) -> Optional[Tuple[
     if sampled is None:
         raise KeyError("sequence replay groups rows by env, but the buffer rows have no 'env_id' column and were "
                        "pushed without meta 'env'; push with data_pusher(cfg, buffer_, group_by_env=True)")
-    if len(sampled) == 0:
-        return None
-    if getattr(sampled[0], 'whole_items', False):
-        raise TypeError('sequence replay needs a buffer of transition rows (pushed as a Batch or dicts of arrays), '
-                        'not whole objects')
-    rows = Batch.cat([s.batch for s in sampled])
-    batch = rows.apply(lambda v: v.reshape((len(sampled), unroll_len) + tuple(v.shape[1:])))
-    index = np.stack([np.asarray(s.index) for s in sampled])
-    if 'priority_IS' in batch:  # one weight per window, repeated on its rows
-        batch['priority_IS'] = batch['priority_IS'][:, 0]
-    return batch, index
+    return sampled
