@@ -5,8 +5,7 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import masks_actions
-from ding.model.common import FCEncoder
-from ding.model.conv_encoders import image_encoder
+from ding.model.conv_encoders import build_encoder
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
 
@@ -18,17 +17,6 @@ def _action_count(action_shape: Union[int, Sequence[int]]) -> int:
     if len(shape) != 1:
         raise ValueError(f'DQN takes one discrete action dimension; got action_shape={action_shape!r}')
     return int(shape[0])
-
-
-def build_encoder(obs_shape: Union[int, Sequence[int]], hidden_size_list: Sequence[int],
-                  activation: Type[nn.Module]) -> nn.Module:
-    """FCEncoder for vector observations (int or 1-d shape), a conv encoder for images [C, H, W]."""
-    shape = [obs_shape] if isinstance(obs_shape, int) else list(obs_shape)
-    if len(shape) == 1:
-        return FCEncoder(shape[0], hidden_size_list, activation)
-    if len(shape) == 3:  # Atari frames or small grids (MinAtar): ding/model/conv_encoders.py
-        return image_encoder(shape, hidden_size_list, activation)
-    raise ValueError(f'no encoder for obs_shape={obs_shape!r}: expected an int, [N] or [C, H, W]')
 
 
 @MODEL_REGISTRY.register('dqn')

@@ -28,7 +28,8 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import MASK_KEY, mask_logit, split_action_mask
-from ding.model.dqn import _action_count, build_encoder
+from ding.model.conv_encoders import build_encoder
+from ding.model.dqn import _action_count
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
 

@@ -13,14 +13,14 @@ Outputs (DI-engine's keys):
 The fraction network sees detached features and the quantile values detached fractions, so
 the two losses train separate parameters (`fraction_parameters()` and the rest).
 """
-import math
 from typing import Dict, Iterator, Optional, Sequence, Type, Union
 
 import torch
 from torch import nn
 
 from ding.model.action_mask import masks_actions
-from ding.model.dqn import _action_count, build_encoder
+from ding.model.conv_encoders import build_encoder
+from ding.model.dqn import _action_count
 from ding.model.heads import as_activation_class
 from ding.model.iqn import CosineQuantileValues
 from ding.utils.registry import MODEL_REGISTRY

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from ding.model.common import mlp
-from ding.model.dqn import build_encoder
+from ding.model.conv_encoders import build_encoder
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
 

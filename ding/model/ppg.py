@@ -13,7 +13,8 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import strips_action_mask
-from ding.model.common import FCEncoder, mlp
+from ding.model.common import mlp
+from ding.model.conv_encoders import build_encoder
 from ding.model.heads import as_activation_class
 from ding.model.vac import VAC, orthogonal_init_
 from ding.utils.registry import MODEL_REGISTRY
@@ -37,7 +38,7 @@ class PPG(nn.Module):
                                 actor_head_hidden_size, actor_head_layer_num, critic_head_hidden_size,
                                 critic_head_layer_num, act)
         self.aux_critic = nn.Sequential(
-            FCEncoder(obs_shape, list(encoder_hidden_size_list), act),
+            build_encoder(obs_shape, list(encoder_hidden_size_list), act),
             mlp(encoder_hidden_size_list[-1], [critic_head_hidden_size] * critic_head_layer_num, act, out_dim=1,
                 last_activation=False))
         orthogonal_init_(self.aux_critic)

@@ -26,7 +26,8 @@ import torch
 from torch import nn
 
 from ding.model.common import flat_dim
-from ding.model.dqn import _action_count, build_encoder
+from ding.model.conv_encoders import build_encoder
+from ding.model.dqn import _action_count
 from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
 from ding.model.mavac import MASKED_LOGIT
 from ding.model.qmix import Mixer, mixer_name

@@ -15,7 +15,8 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import masks_actions, strips_action_mask
-from ding.model.common import FCEncoder, flat_dim, mlp
+from ding.model.common import flat_dim, mlp
+from ding.model.conv_encoders import build_encoder, is_image
 from ding.model.dict_obs import collated_dict_obs
 
 ACTION_SPACES = ('discrete', 'continuous')
@@ -57,11 +58,17 @@ def actor_head(action_space: str, in_dim: int, hidden: int, layer_num: int, acti
     return GaussianActorHead(in_dim, hidden, layer_num, action_dim, activation, log_std_init)
 
 
+def default_activation(obs_shape: Any) -> Type[nn.Module]:
+    """Tanh over vector observations (the usual PPO MLP), ReLU over images (the Nature CNN, as
+    the PPO and A2C Atari baselines use it)."""
+    return nn.ReLU if is_image(obs_shape) else nn.Tanh
+
+
 def orthogonal_init_(module: nn.Module, last_layer_gain: float = 0.01) -> None:
-    """Orthogonal weights (gain sqrt(2)) and zero biases for every Linear; the last Linear of each
-    actor head gets a small gain so the initial policy is close to uniform (helps PPO)."""
+    """Orthogonal weights (gain sqrt(2)) and zero biases for every Linear and Conv2d; the last
+    Linear of each actor head gets a small gain so the initial policy is close to uniform (helps PPO)."""
     for m in module.modules():
-        if isinstance(m, nn.Linear):
+        if isinstance(m, (nn.Linear, nn.Conv2d)):
             nn.init.orthogonal_(m.weight, gain=math.sqrt(2))
             nn.init.zeros_(m.bias)
     for head in module.modules():
@@ -71,7 +78,9 @@ def orthogonal_init_(module: nn.Module, last_layer_gain: float = 0.01) -> None:
 
 
 class VAC(nn.Module):
-    """Actor and critic over one shared encoder (`share_encoder=True`) or two separate ones."""
+    """Actor and critic over one shared encoder (`share_encoder=True`) or two separate ones: an
+    MLP over vector observations, a conv stack over images [C, H, W] (ding/model/conv_encoders.py).
+    `activation` None: `default_activation(obs_shape)`."""
     mode = ('compute_actor', 'compute_critic', 'compute_actor_critic')
 
     def __init__(
@@ -85,12 +94,13 @@ class VAC(nn.Module):
             actor_head_layer_num: int = 1,
             critic_head_hidden_size: int = 64,
             critic_head_layer_num: int = 1,
-            activation: Type[nn.Module] = nn.Tanh,
+            activation: Optional[Type[nn.Module]] = None,
             log_std_init: float = 0.0,
             orthogonal_init: bool = True,
             encoder: Optional[nn.Module] = None,
     ) -> None:
         super().__init__()
+        activation = activation or default_activation(obs_shape)
         self.action_space = action_space
         self.share_encoder = share_encoder or encoder is not None
         self._user_encoder = encoder is not None
@@ -101,8 +111,8 @@ class VAC(nn.Module):
             actor_feat, critic_feat = actor_head_hidden_size, critic_head_hidden_size
         else:
             hidden = list(encoder_hidden_size_list)
-            self.actor_encoder = FCEncoder(obs_shape, hidden, activation)
-            self.critic_encoder = self.actor_encoder if share_encoder else FCEncoder(obs_shape, hidden, activation)
+            self.actor_encoder = build_encoder(obs_shape, hidden, activation)
+            self.critic_encoder = self.actor_encoder if share_encoder else build_encoder(obs_shape, hidden, activation)
             actor_feat = critic_feat = hidden[-1]
         self.actor_head = actor_head(action_space, actor_feat, actor_head_hidden_size, actor_head_layer_num,
                                      action_shape, activation, log_std_init)

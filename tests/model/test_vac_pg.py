@@ -47,3 +47,36 @@ def test_pg_model():
     assert PG(4, 3, encoder_hidden_size_list=[8])(torch.zeros(2, 4))['logit'].shape == (2, 3)
     out = PG(4, 2, action_space='continuous', encoder_hidden_size_list=[8])(torch.zeros(2, 4))['logit']
     assert out['mu'].shape == (2, 2) and out['sigma'].shape == (2, 2)
+
+
+@pytest.mark.parametrize('make', [
+    lambda shape: VAC(shape, 6, encoder_hidden_size_list=[32, 64, 64, 512]).actor_encoder,
+    lambda shape: PG(shape, 6, encoder_hidden_size_list=[32, 64, 64, 512]).encoder,
+], ids=['vac', 'pg'])
+def test_image_observations_get_a_conv_encoder(make):
+    """[C, H, W] frames go through the Nature CNN with ReLU (not an MLP over flattened pixels,
+    which is what VAC and PG built before); a grid gets 3x3 convs."""
+    encoder = make([4, 84, 84])
+    convs = [m for m in encoder.modules() if isinstance(m, torch.nn.Conv2d)]
+    assert [(c.out_channels, c.kernel_size, c.stride) for c in convs] == [(32, (8, 8), (4, 4)), (64, (4, 4), (2, 2)),
+                                                                           (64, (3, 3), (1, 1))]
+    assert any(isinstance(m, torch.nn.ReLU) for m in encoder.modules())
+    assert not any(isinstance(m, torch.nn.Tanh) for m in encoder.modules())
+    assert encoder(torch.rand(2, 4, 84, 84)).shape == (2, 512)
+    grid = make([4, 10, 10])
+    assert {c.kernel_size for c in grid.modules() if isinstance(c, torch.nn.Conv2d)} == {(3, 3)}
+
+
+def test_vac_on_frames_initialises_convs_orthogonally_and_keeps_tanh_for_vectors():
+    model = VAC([4, 84, 84], 6, encoder_hidden_size_list=[32, 64, 64, 512])
+    first = next(m for m in model.modules() if isinstance(m, torch.nn.Conv2d))
+    assert torch.count_nonzero(first.bias) == 0  # orthogonal_init_ zeroes every bias, convs included
+    flat = first.weight.flatten(1)
+    torch.testing.assert_close(flat @ flat.T, 2 * torch.eye(32), atol=1e-4, rtol=0)  # gain sqrt(2)
+    vector = VAC(4, 2, encoder_hidden_size_list=[8])
+    assert any(isinstance(m, torch.nn.Tanh) for m in vector.actor_encoder.modules())
+
+
+def test_vac_refuses_an_observation_shape_it_has_no_encoder_for():
+    with pytest.raises(ValueError, match=r'obs_shape=\[3, 4\]'):
+        VAC([3, 4], 2)
