@@ -126,3 +126,33 @@ def test_a_random_warm_up_over_the_budget_is_named(in_tmp, capsys, caplog):
     assert main(['train'] + DQN_V1 + ['--max-env-step', '16', '--config', warm_up, '--no-progress']) == 0
     assert 'random_collect_size=64 is over the budget of 16 env steps' in caplog.text
     assert 'finished: env_step=64 ' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize('omp', [None, '2'])
+def test_train_runs_one_torch_thread_unless_omp_num_threads_chooses(in_tmp, monkeypatch, omp):
+    """A conv learner on Atari wants both cores of a small machine (OMP_NUM_THREADS=2 keeps
+    torch's threads as the environment started them); a run that says nothing gets one thread."""
+    import torch
+    from ding.utils.threads import torch_default_counts
+    if omp is None:
+        monkeypatch.delenv('OMP_NUM_THREADS', raising=False)
+    else:
+        monkeypatch.setenv('OMP_NUM_THREADS', omp)
+    monkeypatch.delenv('MKL_NUM_THREADS', raising=False)
+    torch_default = max(torch_default_counts())
+    torch.set_num_threads(torch_default)  # as torch starts on this machine
+    seen = []
+    monkeypatch.setattr('ding.entry.pipeline.RunDir', _recording(seen, torch))
+    assert main(['train'] + DQN_V1 + ['--max-env-step', '16', '--config', SMALL, '--no-progress']) == 0
+    assert seen == [1 if omp is None else torch_default]
+
+
+def _recording(seen, torch):
+    """RunDir, noting torch's thread count when run_training opens it (the pipeline is set up by then)."""
+    from ding.utils.run_dir import RunDir
+
+    def make(*args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return RunDir(*args, **kwargs)
+
+    return make
