@@ -3,7 +3,7 @@
 import glob
 import json
 import os
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from docgen_common import ROOT
 from performance_tables import _load_benchmark_module
@@ -49,10 +49,36 @@ column checks the model against the measured run of the same sitting.
 """
 
 
+LEARNING = """## Learning on this CPU
+
+A game trained end to end through `ding train` on the 2-core machine, its greedy evaluation
+against random play (Mnih et al. 2015's random-play score). Regenerate a row with the command
+under its table; a run that spans sittings is resumed by the same command."""
+
+
+def learning_section() -> List[str]:
+    """One table per `benchmarks/results/atari_cpu_*.json` (benchmarks/learning/atari_cpu.py)."""
+    lines = ['', LEARNING]
+    for path in sorted(glob.glob(os.path.join(ROOT, 'benchmarks', 'results', 'atari_cpu_*.json'))):
+        with open(path) as f:
+            run: Dict[str, Any] = json.load(f)
+        name = os.path.basename(path)
+        status = 'finished' if run['finished'] else f"stopped at {run['last']['env_step']:,} of {run['max_env_step']:,}"
+        lines += ['', f"### {run['env_id']}, {run['algo'].upper()}, seed {run['seed']} ({status})", '',
+                  f"`{run['config']}`, {run['torch_threads']} torch threads, {run['env_steps_per_s']:,} env steps/s "
+                  f"over the run; random play {run['random_play']}. `benchmarks/results/{name}`:", '',
+                  '| env steps | frames | hours | greedy return (mean +- std) |', '|---|---|---|---|']
+        lines += [f"| {e['env_step']:,} | {e['frames']:,} | {e['seconds'] / 3600:.2f} | "
+                  f"{e['eval_mean']:.1f} +- {e['eval_std']:.1f} ({e['episodes']} episodes) |" for e in run['evals']]
+        lines += ['', f"Best {run['best']['eval_mean']:.1f} at {run['best']['env_step']:,} env steps. "
+                  + (run['note'] + ' ' if run['note'] else '') + f"Command: `{run['command']}`"]
+    return lines if len(lines) > 2 else []
+
+
 def render() -> str:
     split = _load_benchmark_module(os.path.join(ROOT, 'benchmarks', 'throughput', 'atari_split.py'),
                                    'benchmarks_atari_split')
-    lines = [INTRO]
+    lines = [INTRO] + learning_section()
     for path in sorted(glob.glob(os.path.join(ROOT, 'benchmarks', 'results', 'atari_split*.json'))):
         with open(path) as f:
             data: Dict[str, Any] = json.load(f)

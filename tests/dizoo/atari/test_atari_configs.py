@@ -25,7 +25,7 @@ def load(game: str, algo: str):
 @pytest.mark.slow
 def test_every_game_has_every_config_and_they_compile():
     found = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, '*', '*_config.py')))
-    assert found == sorted(f'{g}_{a}_config.py' for g in GAMES for a in ALGOS)
+    assert found == sorted([f'{g}_{a}_config.py' for g in GAMES for a in ALGOS] + ['pong_ppo_config.py'])
     for game in GAMES:
         for algo in ALGOS:
             main, create = load(game, algo)
@@ -34,6 +34,25 @@ def test_every_game_has_every_config_and_they_compile():
             assert cfg.policy.other.replay_buffer.type == 'frame'
             assert list(cfg.policy.model.obs_shape) == [4, 84, 84]
             assert cfg.policy.model.action_shape == (4 if game == 'breakout' else 6)
+
+
+def test_pong_ppo_is_the_published_recipe_on_the_nature_cnn():
+    """PPO's Atari values (Schulman et al. 2017; baselines' ppo2, CleanRL's ppo_atari.py), and a
+    policy whose model sees frames through convs, not an MLP over flattened pixels."""
+    import torch
+
+    from ding.policy import PPOPolicy
+    main, create = load('pong', 'ppo')
+    cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    learn, collect = cfg.policy.learn, cfg.policy.collect
+    assert (cfg.env.collector_env_num, collect.n_sample, learn.epoch_per_collect, learn.batch_size) == (8, 1024, 4, 256)
+    assert (learn.learning_rate, learn.clip_ratio, learn.entropy_weight, learn.grad_clip_value) == (2.5e-4, 0.1, 0.01, 0.5)
+    assert learn.lr_decay_iters == 10_000_000 // 1024 * 16  # linear to 0 over 10M env steps of 16 updates per collect
+    policy = PPOPolicy(cfg.policy)
+    convs = [m for m in policy._model.modules() if isinstance(m, torch.nn.Conv2d)]
+    assert len(convs) == 3
+    out = policy._model(torch.rand(2, 4, 84, 84), mode='compute_actor_critic')
+    assert out['logit'].shape == (2, 6) and out['value'].shape == (2, )
 
 
 @pytest.mark.slow
