@@ -41,10 +41,13 @@ def run(args: argparse.Namespace) -> None:
     subprocess.run(cmd, env=env, check=True)
 
 
-def evaluations(run_dir: str) -> List[Dict[str, float]]:
-    """One row per evaluation of the run's progress.csv (every sitting's, in order)."""
+def progress_rows(run_dir: str) -> List[Dict[str, str]]:
+    """The run's progress.csv: a row per evaluation and one at the end (every sitting's, in order)."""
     with open(os.path.join(run_dir, 'progress.csv')) as f:
-        rows = list(csv.DictReader(f))
+        return list(csv.DictReader(f))
+
+
+def evaluations(rows: List[Dict[str, str]]) -> List[Dict[str, float]]:
     return [dict(env_step=int(r['env_step']), frames=int(r['env_step']) * FRAME_SKIP, seconds=float(r['time_s']),
                  eval_mean=float(r['eval_return_mean']), eval_std=float(r['eval_return_std']),
                  episodes=int(r['eval_episodes'])) for r in rows if r.get('eval_return_mean')]
@@ -57,7 +60,9 @@ def report(args: argparse.Namespace) -> Dict[str, Any]:
     with open(os.path.join(args.run_dir, 'run.json')) as f:
         meta = json.load(f)
     env_id = meta['main_config']['env']['env_id']
-    evals = evaluations(args.run_dir)
+    rows = progress_rows(args.run_dir)
+    evals, end = evaluations(rows), rows[-1]
+    env_steps, seconds = int(end['env_step']), float(end['time_s'])
     last = evals[-1]
     best = max(evals, key=lambda e: e['eval_mean'])
     out = dict(
@@ -68,12 +73,14 @@ def report(args: argparse.Namespace) -> Dict[str, Any]:
         algo=meta['algo'], env_id=env_id, config=os.path.relpath(meta['source'], ROOT), seed=meta['seed'],
         max_env_step=meta['max_env_step'], torch_threads=args.threads, async_mode=meta['async_mode'],
         random_play=RANDOM_PLAY.get(env_id), random_play_source='Mnih et al. 2015, Nature 518, Extended Data Table 2',
-        evals=evals, best=best, last=last,
-        env_steps_per_s=round(last['env_step'] / last['seconds'], 1) if last['seconds'] else None,
-        finished=last['env_step'] >= meta['max_env_step'], note=args.note)
+        evals=evals, best=best, last=last, env_steps=env_steps, frames=env_steps * FRAME_SKIP, seconds=seconds,
+        env_steps_per_s=round(env_steps / seconds, 1) if seconds else None,
+        # final_ctx.json: written when the run ends (not when a sitting is cut short)
+        finished=os.path.exists(os.path.join(args.run_dir, 'final_ctx.json')) and env_steps >= meta['max_env_step'],
+        note=args.note)
     atomic_write_json(os.path.join(ROOT, 'benchmarks', 'results', args.out), out)
-    print(f"{env_id} {meta['algo']} seed {meta['seed']}: {last['env_step']:,} env steps ({last['frames']:,} frames) "
-          f"in {last['seconds']:.0f} s; last evaluation {last['eval_mean']:.2f}, best {best['eval_mean']:.2f} at "
+    print(f"{env_id} {meta['algo']} seed {meta['seed']}: {env_steps:,} env steps ({env_steps * FRAME_SKIP:,} frames) "
+          f"in {seconds:.0f} s; last evaluation {last['eval_mean']:.2f}, best {best['eval_mean']:.2f} at "
           f"{best['env_step']:,}; random play {out['random_play']}")
     return out
 

@@ -40,7 +40,7 @@ column checks the model against the measured run of the same sitting.
   updates per env step, the two sides come close and `async_mode=True` overlaps them.
 - **A learner that trains now and then needs a longer lag.** `max_lag` counts steps: IMPALA
   trains on every 4th step here, so with `max_lag=1` the collector waits out most of each update.
-  `atari_split_lag.json` runs async at lags 1 to 8 beside sync.
+  `atari_split_impala.json` runs async at lags 1 to 8 beside sync.
 - **Ray collectors pay when collection is the bottleneck and cores are free for them.** Each
   collector needs a core of its own; the learner needs one too. On two cores, one process with
   subprocess envs already uses both.
@@ -63,8 +63,9 @@ def learning_section() -> List[str]:
         with open(path) as f:
             run: Dict[str, Any] = json.load(f)
         name = os.path.basename(path)
-        status = 'finished' if run['finished'] else f"stopped at {run['last']['env_step']:,} of {run['max_env_step']:,}"
-        lines += ['', f"### {run['env_id']}, {run['algo'].upper()}, seed {run['seed']} ({status})", '',
+        status = (f"{run['env_steps']:,} env steps = {run['frames']:,} frames in {run['seconds'] / 3600:.2f} h"
+                  + ('' if run['finished'] else f", stopped short of {run['max_env_step']:,}"))
+        lines += ['', f"### {run['env_id']}, {run['algo'].upper()}, seed {run['seed']}: {status}", '',
                   f"`{run['config']}`, {run['torch_threads']} torch threads, {run['env_steps_per_s']:,} env steps/s "
                   f"over the run; random play {run['random_play']}. `benchmarks/results/{name}`:", '',
                   '| env steps | frames | hours | greedy return (mean +- std) |', '|---|---|---|---|']
