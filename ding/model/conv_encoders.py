@@ -10,7 +10,7 @@ MinAtar paper's network (Young & Tian 2019: one conv of 16 channels, then 128 un
 `encoder_hidden_size_list=[16, 128]`). Either way `encoder_hidden_size_list` gives the conv
 channels and, last, the width of the linear layer after them.
 """
-from typing import Sequence, Type, Union
+from typing import Any, Sequence, Type, Union
 
 from torch import nn
 
@@ -40,9 +40,9 @@ def image_encoder(obs_shape: Sequence[int], hidden_size_list: Sequence[int],
     return grid_encoder(obs_shape, hidden_size_list, activation)
 
 
-def is_image(obs_shape: Union[int, Sequence[int]]) -> bool:
-    """An observation shape [C, H, W]."""
-    return not isinstance(obs_shape, int) and len(obs_shape) == 3
+def is_image(obs_shape: Any) -> bool:
+    """An observation shape [C, H, W] (not an int, nor a dict of shapes)."""
+    return isinstance(obs_shape, Sequence) and not isinstance(obs_shape, str) and len(obs_shape) == 3
 
 
 def build_encoder(obs_shape: Union[int, Sequence[int]], hidden_size_list: Sequence[int],

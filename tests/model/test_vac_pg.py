@@ -80,3 +80,11 @@ def test_vac_on_frames_initialises_convs_orthogonally_and_keeps_tanh_for_vectors
 def test_vac_refuses_an_observation_shape_it_has_no_encoder_for():
     with pytest.raises(ValueError, match=r'obs_shape=\[3, 4\]'):
         VAC([3, 4], 2)
+
+
+def test_a_dict_observation_of_three_keys_is_not_an_image():
+    from ding.model.conv_encoders import is_image
+    from ding.model.vac import default_activation
+    assert is_image([4, 84, 84]) and is_image((3, 7, 7)) and is_image(torch.Size([4, 10, 10]))
+    assert not is_image({'a': 3, 'b': 4, 'c': 5}) and not is_image(4) and not is_image([4])
+    assert default_activation({'a': 3, 'b': 4, 'c': 5}) is torch.nn.Tanh
