@@ -1,7 +1,7 @@
 """PPO on Atari Pong (PongNoFrameskip-v4: DeepMind's wrappers, 4 stacked 84x84 frames, the Nature CNN).
 
-The published Atari recipe of PPO (Schulman et al. 2017, Table 5; the values of OpenAI baselines'
-`ppo2` Atari defaults and CleanRL's `ppo_atari.py`): 8 envs x 128 steps per collect, 4 epochs of
+PPO's Atari recipe as OpenAI baselines' `ppo2` Atari defaults and CleanRL's `ppo_atari.py` run it
+(after Schulman et al. 2017, Table 5, which has 3 epochs): 8 envs x 128 steps per collect, 4 epochs of
 4 minibatches (256), Adam at 2.5e-4 annealed linearly to 0 over 10M env steps, clip 0.1, value
 weight 0.5 with the value clipped, entropy 0.01, gradient norm 0.5, gamma 0.99, GAE lambda 0.95.
 The actor and critic share the conv encoder. Nothing here was tuned.
