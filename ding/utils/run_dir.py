@@ -11,7 +11,8 @@ the agents agree on it:
     videos/            renders written by `ding eval --render`
 
 Every file is written atomically (`ding.utils.fileio`); a crash leaves `.<name>.*.tmp`
-litter at worst, which `remove_stale_tmp` clears.
+litter at worst, which `remove_stale_tmp` clears at a resume (all but the evaluator's, which
+another node may be writing then).
 """
 import glob
 import json
@@ -116,9 +117,19 @@ def run_dir_of(path: str) -> Optional[str]:
         os.path.isfile(os.path.join(candidate, 'config.yaml')) else None
 
 
-def remove_stale_tmp(directory: str) -> int:
-    """Delete temporary files an interrupted atomic write left behind; returns how many."""
-    stale = glob.glob(os.path.join(directory, '.*.tmp'))
+# Written by the evaluator, which in a distributed run is another node: at a resume it may be
+# writing its checkpoint while the learner restores, so its temporaries are not the learner's to clear.
+EVAL_CKPT_NAME = 'eval.pth.tar'
+
+
+def remove_stale_tmp(directory: str, spare: tuple = (EVAL_CKPT_NAME, )) -> int:
+    """Delete temporary files an interrupted atomic write left behind, except those of the files
+    named in `spare` (another node may be writing them now); returns how many."""
+    stale = [p for p in glob.glob(os.path.join(directory, '.*.tmp'))
+             if not any(os.path.basename(p).startswith(f'.{name}.') for name in spare)]
     for p in stale:
-        os.unlink(p)
+        try:
+            os.unlink(p)
+        except FileNotFoundError:  # its writer finished (or cleared it) meanwhile
+            pass
     return len(stale)

@@ -68,3 +68,21 @@ def test_kill_during_checkpoint_write_keeps_previous_checkpoint(tmp_path):
     assert ctx.env_step == version and learner.loaded['w'][0].item() == version
     assert not glob.glob(str(ckpt_dir / '.run_state.pt.*.tmp'))
     assert sorted(os.listdir(ckpt_dir)) == ['run_state.prev.pt', 'run_state.pt']  # the one before is kept
+
+
+def test_a_resume_leaves_the_evaluators_checkpoint_write_alone(tmp_path):
+    """In a distributed resume the evaluator node may be writing eval.pth.tar while the learner
+    restores: clearing its temporary file made that write fail (os.replace found no file) and
+    ended the run. The learner clears only its own files' temporaries."""
+    from ding.utils.fileio import atomic_torch_save
+    from ding.utils.run_dir import remove_stale_tmp
+    ckpt = tmp_path / 'ckpt'
+    ckpt.mkdir()
+    left = [ckpt / '.run_state.pt.ab12cd34.tmp', ckpt / '.iteration_500.pth.tar.ef56ab78.tmp']
+    writing = ckpt / '.eval.pth.tar.12345678.tmp'
+    for p in left + [writing]:
+        p.write_bytes(b'half')
+    assert remove_stale_tmp(str(ckpt)) == 2
+    assert sorted(os.listdir(ckpt)) == [writing.name]
+    atomic_torch_save({'w': 1}, str(ckpt / 'eval.pth.tar'))  # the evaluator's own write still lands
+    assert torch.load(ckpt / 'eval.pth.tar')['w'] == 1
