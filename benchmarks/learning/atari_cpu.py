@@ -14,6 +14,7 @@ the random-play score it is judged against.
 """
 import argparse
 import csv
+import json
 import os
 import platform
 import subprocess
@@ -54,8 +55,6 @@ def evaluations(rows: List[Dict[str, str]]) -> List[Dict[str, float]]:
 
 
 def report(args: argparse.Namespace) -> Dict[str, Any]:
-    import json
-
     from ding.utils.fileio import atomic_write_json
     with open(os.path.join(args.run_dir, 'run.json')) as f:
         meta = json.load(f)

@@ -23,6 +23,9 @@ from ding.utils.fileio import atomic_write_json
 
 RUN_STATE_NAME = 'run_state.pt'
 RUN_STATE_PREV_NAME = 'run_state.prev.pt'  # the checkpoint before the latest (resume falls back to it)
+# the best evaluation's policy, written by the evaluator: in a distributed run another node, which at a
+# resume may be writing it while the learner restores (so its temporaries are not the learner's to clear)
+EVAL_CKPT_NAME = 'eval.pth.tar'
 
 
 class RunDir:
@@ -101,7 +104,7 @@ def policy_checkpoint(path: str) -> str:
     if os.path.isfile(path):
         return path
     ckpt = os.path.join(path, 'ckpt')
-    for name in ('eval.pth.tar', 'final.pth.tar'):
+    for name in (EVAL_CKPT_NAME, 'final.pth.tar'):
         if os.path.isfile(os.path.join(ckpt, name)):
             return os.path.join(ckpt, name)
     iterations = glob.glob(os.path.join(ckpt, 'iteration_*.pth.tar'))
@@ -115,11 +118,6 @@ def run_dir_of(path: str) -> Optional[str]:
     candidate = path if os.path.isdir(path) else os.path.dirname(os.path.dirname(os.path.abspath(path)))
     return candidate if os.path.isfile(os.path.join(candidate, 'run.json')) or \
         os.path.isfile(os.path.join(candidate, 'config.yaml')) else None
-
-
-# Written by the evaluator, which in a distributed run is another node: at a resume it may be
-# writing its checkpoint while the learner restores, so its temporaries are not the learner's to clear.
-EVAL_CKPT_NAME = 'eval.pth.tar'
 
 
 def remove_stale_tmp(directory: str, spare: tuple = (EVAL_CKPT_NAME, )) -> int:
