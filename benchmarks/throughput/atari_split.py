@@ -32,7 +32,7 @@ import os
 import platform
 import sys
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -47,10 +47,12 @@ WORKLOADS = {
     'impala': dict(algo='impala', ratio=1 / 640),
 }
 MODES = ('sync', 'async', 'ray1', 'ray2', 'ray4')
+FRAMES_LABEL = {'': '', '_uint8': ' (uint8 frames)'}  # key suffix of a --frames uint8 row -> its label
 
 
-def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0) -> Any:
-    """The compiled config of `algo` on Pong with the Nature CNN."""
+def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0, frames: str = 'float') -> Any:
+    """The compiled config of `algo` on Pong with the Nature CNN; `frames='uint8'` keeps the
+    frames bytes end to end (AtariEnv's `scale=False`; the conv encoder divides by 255)."""
     from easydict import EasyDict
 
     from ding.config import compile_config
@@ -81,6 +83,7 @@ def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0) -
         create.replay_buffer = EasyDict(type='frame', import_names=['ding.data.buffer.frame_buffer'])
     create.env_manager = EasyDict(type=manager)
     main = EasyDict(main)
+    main.env.scale = frames == 'float'
     main.exp_name = os.path.join(os.environ.get('TMPDIR', '/tmp'), f'atari_split_{algo}_{os.getpid()}')
     return compile_config(main, create_cfg=create, auto=True, seed=seed)
 
@@ -160,7 +163,7 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
     if args.switch_interval is not None:  # how soon a thread waiting for the GIL gets it from one running Python
         sys.setswitchinterval(args.switch_interval)
     algo = WORKLOADS[workload]['algo']
-    cfg = make_cfg(algo, args.cuda, args.envs, args.manager)
+    cfg = make_cfg(algo, args.cuda, args.envs, args.manager, frames=args.frames)
     env, policy, buffer_ = make_parts(cfg)
     window = Window(args.warmup, args.seconds)
     try:
@@ -190,7 +193,7 @@ def node_main(workload: str, ratio: float, args: Any) -> Optional[Dict[str, Any]
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
     learner = task.router.node_id == 0
-    cfg = make_cfg(algo, args.cuda and learner, args.ray_envs, 'base')
+    cfg = make_cfg(algo, args.cuda and learner, args.ray_envs, 'base', frames=args.frames)
     env, policy, buffer_ = make_parts(cfg, with_env=not learner, with_buffer=learner)
     window = Window(args.warmup, args.seconds)
     try:
@@ -238,7 +241,7 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
     n = args.envs
-    cfg = make_cfg(algo, args.cuda, n, 'base')
+    cfg = make_cfg(algo, args.cuda, n, 'base', frames=args.frames)
     env, policy, buffer_ = make_parts(cfg)
     rng = np.random.default_rng(0)
     out: Dict[str, Any] = dict(envs=n)
@@ -271,7 +274,7 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
         out['object_store_s'] = None if hop is None else hop / len(rows)
     finally:
         env.close()
-    sub = make_env_manager(make_cfg(algo, False, n, 'subprocess'), collect=True)
+    sub = make_env_manager(make_cfg(algo, False, n, 'subprocess', frames=args.frames), collect=True)
     try:
         sub.reset()
         out['subprocess_step_wall_s'] = _timed(lambda: sub.step_batch(rng.integers(0, N_ACTIONS, n)),
@@ -366,12 +369,12 @@ def markdown(data: Dict[str, Any]) -> str:
     where = f"{data['cores']} cores, learner on {'the GPU' if data['cuda'] else 'the CPU'}"
     lines = [f"{where}; {data['settings']['seconds']:g} s windows after {data['settings']['warmup']:g} s of warm-up; "
              f"{data['started']}." + (f" {data['note']}" if data.get('note') else ''), '']
-    splits = [(name, row) for name, row in data['workloads'].items() if row.get('split')]
+    splits = [(name + FRAMES_LABEL[sfx], row, row['split' + sfx]) for name, row in data['workloads'].items()
+              for sfx in FRAMES_LABEL if row.get('split' + sfx)]
     if splits:  # a sitting of runs only (an A/B of one option) has none
         lines += ['| workload | updates per env step | env step | acting forward | learner (ratio x update) | update '
                   '| object-store hop |', '|---|---|---|---|---|---|---|']
-        for name, row in splits:
-            s = row['split']
+        for name, row, s in splits:
             ms = lambda v: '-' if v is None else f'{v * 1e3:.3f}'  # noqa: E731
             lines.append(f"| {name} | {row['ratio']:.4g} | {ms(s['env_step_s'])} | {ms(s['forward_s'])} | "
                          f"{ms(s['learn_s'])} | {s['update_s'] * 1e3:.1f} | {ms(s['object_store_s'])} |")
@@ -380,15 +383,16 @@ def markdown(data: Dict[str, Any]) -> str:
               '|---|---|---|---|---|---|']
     for name, row in data['workloads'].items():
         runs = row.get('runs', {})
-        predicted = row.get('predicted', {}).get(f"{data['cores']}_cores", {})
-        sync = runs.get('sync', {}).get('env_steps_per_s')
         for mode, run in runs.items():
-            pred = predicted.get(mode)
+            sfx = '_uint8' if mode.endswith('_uint8') else ''  # uint8 rows are read against uint8 sync
+            sync = runs.get('sync' + sfx, {}).get('env_steps_per_s')
+            pred = row.get('predicted' + sfx, {}).get(f"{data['cores']}_cores", {}).get(mode[:len(mode) - len(sfx)])
             ratio = f"{run['env_steps_per_s'] / sync:.2f}x" if sync else '-'
             lines.append(f"| {name} | {mode} | {run['env_steps_per_s']:,.0f} | "
                          f"{'-' if pred is None else f'{pred:,.0f}'} | {ratio} | {run['updates_per_env_step']:.4g} |")
-    more = [(name, c, row['predicted'][f'{c}_cores']) for name, row in data['workloads'].items()
-            for c in (8, 32) if c != data['cores'] and f'{c}_cores' in row.get('predicted', {})]
+    more = [(name + label, c, row['predicted' + sfx][f'{c}_cores']) for name, row in data['workloads'].items()
+            for sfx, label in FRAMES_LABEL.items()
+            for c in (8, 32) if c != data['cores'] and f'{c}_cores' in row.get('predicted' + sfx, {})]
     if more:
         modes = list(dict.fromkeys(m for _, _, p in more for m in p))
         lines += ['', 'What the same split predicts on more cores (env steps/s):', '',
@@ -421,6 +425,9 @@ def main() -> None:
     p.add_argument('--max-lag', type=int, default=1,
                    help="async runs: steps collection may run ahead of training (task.start's max_lag); rows "
                         "<mode>_lag<n> when not 1")
+    p.add_argument('--frames', default='float', choices=('float', 'uint8'),
+                   help="observations as DI-engine's float32 in [0, 1], or uint8 end to end (AtariEnv's "
+                        "scale=False); uint8 rows are <mode>_uint8 and split_uint8")
     p.add_argument('--cuda', action='store_true', help='learner (and split) on the GPU')
     p.add_argument('--note', default=None, help='what changed since the last sitting, for the tables')
     p.add_argument('--host', default=f'a {os.cpu_count()}-core machine', help='where it ran, for the tables')
@@ -444,15 +451,16 @@ def main() -> None:
     for workload in args.workload:
         row = report['workloads'].setdefault(workload, {})
         ratio = WORKLOADS[workload]['ratio'] or args.balanced_ratio or row.get('ratio')
+        suffix = '_uint8' if args.frames == 'uint8' else ''
         if 'split' in args.part:
-            row['split'] = split(workload, ratio, args)
-            print(workload, 'split', json.dumps(row['split']), flush=True)
-        ratio = ratio or row['split']['ratio']
+            row['split' + suffix] = split(workload, ratio, args)
+            print(workload, 'split' + suffix, json.dumps(row['split' + suffix]), flush=True)
+        ratio = ratio or row.get('split', row.get('split_uint8', {})).get('ratio')
         row['ratio'] = ratio
         if 'runs' in args.part:
             runs = row.setdefault('runs', {})
             for mode in args.modes:
-                key = mode
+                key = mode + suffix
                 if mode.startswith('ray'):
                     import ray
                     ray.init(num_cpus=max(cores, 1 + int(mode[3:])), include_dashboard=False, namespace='ding',
@@ -463,6 +471,7 @@ def main() -> None:
                         ray.shutdown()
                 else:
                     key = mode if args.manager == 'subprocess' else f'{mode}_{args.manager}'
+                    key += suffix
                     if args.switch_interval is not None:
                         key += f'_si{args.switch_interval:g}'
                     if args.max_lag != 1:
@@ -470,8 +479,10 @@ def main() -> None:
                     runs[key] = one_process(workload, ratio, mode, args)
                 print(workload, key, json.dumps(runs[key]), flush=True)
                 atomic_write_json(args.out, report)
-        if 'split' in row:
-            row['predicted'] = {f'{c}_cores': predicted_modes(row['split'], c) for c in sorted({cores, 2, 8, 32})}
+        for sfx in FRAMES_LABEL:
+            if 'split' + sfx in row:
+                row['predicted' + sfx] = {f'{c}_cores': predicted_modes(row['split' + sfx], c)
+                                          for c in sorted({cores, 2, 8, 32})}
         atomic_write_json(args.out, report)
     print(json.dumps(report, indent=1))
 

@@ -1,7 +1,7 @@
 """`DingEnvWrapper`: a gymnasium (or legacy gym) env seen as a ding `BaseEnv`.
 
 Why it exists: pipelines written for DI-engine wrap `gym.make(id)` in it and expect
-`reset() -> obs` (float32 array) and `step() -> BaseEnvTimestep` with
+`reset() -> obs` (float32 array; uint8 pixels stay uint8) and `step() -> BaseEnvTimestep` with
 `info['eval_episode_return']` at the end of an episode. Env managers instead call
 `gym_step`, which is the wrapped env's own `step` (no per-step work added): the manager
 converts observations to float32 once per batch while stacking them, and keeps episode
@@ -29,6 +29,7 @@ from gymnasium import spaces
 
 from ding.config.schema import key
 from ding.envs.base_env import BaseEnv, BaseEnvTimestep
+from ding.envs.env_manager.obs_stack import obs_dtype
 from ding.envs.gym_compat import LegacyGymAdapter, to_gymnasium_space
 
 
@@ -97,7 +98,7 @@ class DingEnvWrapper(BaseEnv):
         wrapped env's reset."""
         obs, _ = self.gym_reset(**env_kwargs)
         self._episode_return = 0.0
-        return np.asarray(obs, dtype=np.float32)
+        return np.asarray(obs, dtype=obs_dtype(getattr(obs, 'dtype', None)))
 
     def step(self, action: Any) -> BaseEnvTimestep:
         obs, reward, terminated, truncated, info = self._env.step(self._format_action(action))
@@ -108,7 +109,7 @@ class DingEnvWrapper(BaseEnv):
         info['truncated'] = bool(truncated)
         if done and 'eval_episode_return' not in info:  # a wrapper's (e.g. raw returns under reward_norm) wins
             info['eval_episode_return'] = self._episode_return
-        return BaseEnvTimestep(np.asarray(obs, dtype=np.float32), np.array([reward], dtype=np.float32), done, info)
+        return BaseEnvTimestep(np.asarray(obs, dtype=obs_dtype(getattr(obs, 'dtype', None))), np.array([reward], dtype=np.float32), done, info)
 
     def _format_action(self, action: Any) -> Any:
         """DI-engine policies hand out one-element arrays for discrete actions."""

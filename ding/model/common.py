@@ -62,7 +62,12 @@ class ConvEncoder(nn.Module):
     """Conv stack for image observations [C, H, W]: one conv layer per kernel, with channels
     `hidden_size_list[:len(kernel_size)]`, then flatten and a linear layer to
     `hidden_size_list[-1]` (so [32, 64, 64, 128] and DI-engine's Atari [128, 128, 512] both fit).
-    The default kernels and strides are the Atari DQN ones (Mnih et al. 2015)."""
+    The default kernels and strides are the Atari DQN ones (Mnih et al. 2015).
+
+    uint8 input is taken as pixels 0..255 and divided by 255 here, as SB3 and CleanRL do: frames
+    can then stay bytes from the env through the replay and the object store (Atari's
+    `scale=False`), a quarter of float32's traffic, and the network sees exactly the float32
+    values `ScaledFloatFrameWrapper` would have produced. Float input is used as it is."""
 
     def __init__(self, obs_shape, hidden_size_list: Sequence[int] = (32, 64, 64, 128),
                  activation: Type[nn.Module] = nn.ReLU, kernel_size: Sequence[int] = (8, 4, 3),
@@ -86,4 +91,6 @@ class ConvEncoder(nn.Module):
         self.fc = nn.Sequential(nn.Linear(n_flat, self.output_size), activation())
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dtype == torch.uint8:
+            x = x.float().div_(255)
         return self.fc(self.convs(x))

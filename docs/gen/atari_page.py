@@ -44,6 +44,12 @@ column checks the model against the measured run of the same sitting.
 - **Ray collectors pay when collection is the bottleneck and cores are free for them.** Each
   collector needs a core of its own; the learner needs one too. On two cores, one process with
   subprocess envs already uses both.
+- **Keep frames as bytes.** With `env.scale=False` the Atari env hands out its uint8 pixels and
+  the models' conv encoder divides them by 255: the network sees exactly the floats DI-engine's
+  `ScaledFloatFrameWrapper` would have made (a test trains the same weights bit for bit), while
+  env workers, the replay and Ray's object store move a quarter of the bytes. Rows marked
+  "(uint8 frames)" in `atari_split_uint8.json` measure it beside float frames. An exported policy
+  still takes float32 frames in [0, 1].
 - **Every run keeps the same updates per env step**: `updates per env step` in the tables is
   measured, not configured, so a faster run did not buy its speed by training less.
 """

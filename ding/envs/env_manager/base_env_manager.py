@@ -408,7 +408,7 @@ class BaseEnvManagerV2(TimestepAdapter):
     # --- state ----------------------------------------------------------------------------
     @property
     def ready_obs(self) -> np.ndarray:
-        """float32 `[env_num, *obs_shape]`: the observation each env will act on next."""
+        """`[env_num, *obs_shape]`, float32 (uint8 frames stay uint8): the observation each env acts on next."""
         self._check_running()
         return self._obs
 

@@ -63,7 +63,7 @@ class EnvPoolEnvManager(GymVectorEnvManager):
         obs, reward, terminated, truncated, _ = self._vec.step(np.asarray(acts))
         ended = np.flatnonzero(terminated | truncated)
         if len(ended):
-            reset_obs = np.array(obs, dtype=np.float32)
+            reset_obs = np.array(obs)  # a copy in the dtype stack_obs takes it in
             reset_obs[ended] = self._vec.reset(ended.astype(np.int32))[0]
             self._reset_obs = reset_obs
         return obs, reward, terminated, truncated, [{} for _ in range(self._env_num)]

@@ -125,7 +125,7 @@ class GroupedEnvManager(TimestepAdapter):
     # --- state ----------------------------------------------------------------------------
     @property
     def ready_obs(self) -> np.ndarray:
-        """float32 `[env_num, *obs_shape]`, the groups' `ready_obs` one after another."""
+        """`[env_num, *obs_shape]` (float32, uint8 frames kept), the groups' `ready_obs` one after another."""
         return concat_rows([group.ready_obs for group in self.groups])
 
     @property

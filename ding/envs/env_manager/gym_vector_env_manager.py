@@ -129,7 +129,7 @@ class GymVectorEnvManager(BaseEnvManagerV2):
         ended = terminated | truncated
         if ended.any():
             self._reset_obs = obs
-            obs = np.array(obs, dtype=np.float32) if isinstance(obs, np.ndarray) else list(obs)
+            obs = np.array(obs) if isinstance(obs, np.ndarray) else list(obs)  # a copy; stack_obs converts
             final = info['final_obs']
             for i in np.flatnonzero(ended):
                 obs[i] = final[i]

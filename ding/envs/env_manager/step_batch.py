@@ -11,7 +11,7 @@ class EnvStepBatch(NamedTuple):
     """The result of `step_batch`, one row per env. The arrays are fresh each call (the
     caller may keep them). `next_obs` holds the terminal observation where an episode ended;
     the manager's `ready_obs` then holds the reset one."""
-    next_obs: np.ndarray  # float32 [n, *obs_shape]
+    next_obs: np.ndarray  # float32 [n, *obs_shape] (uint8 frames stay uint8)
     reward: np.ndarray  # float32 [n]
     terminated: np.ndarray  # bool [n]: do not bootstrap past it
     truncated: np.ndarray  # bool [n]: time limit; bootstrapping continues

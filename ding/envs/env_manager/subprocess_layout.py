@@ -6,6 +6,7 @@ from typing import Any, Dict, List
 import numpy as np
 from gymnasium import spaces
 
+from ding.envs.env_manager.obs_stack import obs_dtype
 from ding.envs.env_manager.shared_obs import dict_leaves
 from ding.envs.env_manager.worker_pool import WorkerHandle, stop_all
 
@@ -48,7 +49,7 @@ def array_spec(n: int, obs_space: Any, act_space: Any) -> Dict[str, tuple]:
         if shape is None:
             raise ValueError(f'SubprocessEnvManagerV2 needs observations of a fixed shape, got space {obs_space}; '
                              f'use the base_v2 manager for this env')
-        obs = ((n, ) + tuple(shape), 'float32')
+        obs = ((n, ) + tuple(shape), np.dtype(obs_dtype(getattr(obs_space, 'dtype', None))).name)
         obs_spec = dict(next_obs=obs, ready_obs=obs)
     if isinstance(act_space, spaces.Discrete):
         action = ((n, ), 'int64')

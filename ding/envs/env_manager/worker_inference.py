@@ -180,12 +180,12 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         if 'next_obs' not in self._shm.spec:  # dict observations: one shared array per leaf (shared_obs.py)
             raise ValueError(f'{type(self).__name__} runs rollouts of array observations; for dict observations '
                              f'use the subprocess manager')
-        obs_shape, _ = self._shm.spec['next_obs']
+        obs_shape, obs_dtype = self._shm.spec['next_obs']
         act_shape, act_dtype = self._shm.spec['action']
         if act_shape[:1] != (n, ):
             raise ValueError(f'{type(self).__name__} needs an array action space (Discrete, Box, MultiDiscrete)')
         step = (n, steps)
-        spec = dict(obs=(step + obs_shape[1:], 'float32'), next_obs=(step + obs_shape[1:], 'float32'),
+        spec = dict(obs=(step + obs_shape[1:], obs_dtype), next_obs=(step + obs_shape[1:], obs_dtype),
                     action=(step + act_shape[1:], act_dtype), reward=(step, 'float32'), terminated=(step, 'bool'),
                     truncated=(step, 'bool'))
         for key, (shape, dtype) in self._actor_columns.items():

@@ -3,8 +3,10 @@
 DI-engine's cfg keys: `env_id` (e.g. 'PongNoFrameskip-v4'), `frame_stack` and `is_train`
 (episodic life and reward clipping for training envs only; the env managers' collector and
 evaluator configs set it). Ours beside them: `repeat_action_probability` (sticky actions,
-0 as in the v4 ids; 0.25 is the Machado et al. protocol), `noop_max` and `frame_skip`.
-Observations are float32 [frame_stack, 84, 84] in [0, 1].
+0 as in the v4 ids; 0.25 is the Machado et al. protocol), `noop_max`, `frame_skip` and
+`scale`. Observations are float32 [frame_stack, 84, 84] in [0, 1] (DI-engine's), or with
+`scale=False` the uint8 pixels themselves, which the models' conv encoder divides by 255: the
+same network input, with a quarter of the bytes through env workers, replay and Ray.
 """
 from typing import Any
 
@@ -16,7 +18,7 @@ from dizoo.atari.envs.atari_wrappers import deepmind_wrapper_specs, make_ale
 @ENV_REGISTRY.register('atari')
 class AtariEnv(DingEnvWrapper):
     config = dict(env_id='PongNoFrameskip-v4', frame_stack=4, is_train=True, repeat_action_probability=0.0,
-                  noop_max=30, frame_skip=4, replay_path=None)
+                  noop_max=30, frame_skip=4, scale=True, replay_path=None)
 
     def __init__(self, cfg: Any = None, caller: str = 'collector') -> None:
         env_id = (cfg or {}).get('env_id', self.config['env_id'])
@@ -29,7 +31,7 @@ class AtariEnv(DingEnvWrapper):
         cfg = self._cfg
         return deepmind_wrapper_specs(self._raw_env.unwrapped.get_action_meanings(), cfg.frame_stack,
                                       episode_life=train, clip_rewards=train, noop_max=cfg.noop_max,
-                                      frame_skip=cfg.frame_skip)
+                                      frame_skip=cfg.frame_skip, scale=cfg.scale)
 
     def clone(self, caller: str = 'collector') -> 'AtariEnv':
         return AtariEnv(self._cfg, caller)

@@ -25,7 +25,8 @@ def load(game: str, algo: str):
 @pytest.mark.slow
 def test_every_game_has_every_config_and_they_compile():
     found = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, '*', '*_config.py')))
-    assert found == sorted([f'{g}_{a}_config.py' for g in GAMES for a in ALGOS] + ['pong_ppo_config.py'])
+    assert found == sorted([f'{g}_{a}_config.py' for g in GAMES for a in ALGOS]
+                           + ['pong_ppo_config.py', 'pong_impala_config.py'])
     for game in GAMES:
         for algo in ALGOS:
             main, create = load(game, algo)
@@ -90,3 +91,76 @@ def test_pong_dqn_collects_into_the_frame_replay(tmp_path, monkeypatch):
     for key in ('obs', 'next_obs', 'action', 'env_id', 'nstep'):
         np.testing.assert_array_equal(sampled[key], np.concatenate([np.asarray(b[key]) for b in pushed]))
     assert buffer_._store.next_id <= 36 + 2  # one frame per env step, plus each env's reset frame
+
+
+def _pong_dqn_weights_after_updates(scale: bool, tmp_path, monkeypatch):
+    """Pong DQN, seed 0: 3 collection steps of 2 envs into the frame replay, then 3 updates on
+    its first 16 rows; (that batch, the model's weights)."""
+    import torch
+
+    from ding.entry.pipeline import make_env_manager, make_policy, make_replay_buffer
+    from ding.framework import task
+    from ding.framework.context import OnlineRLContext
+    from ding.framework.middleware import StepCollector, data_pusher, eps_greedy_handler, nstep_reward_enhancer
+    monkeypatch.chdir(tmp_path)
+    main, create = load('pong', 'dqn')
+    main.env.collector_env_num, main.env.evaluator_env_num, main.env.scale = 2, 1, scale
+    main.policy.cuda, main.policy.collect.n_sample = False, 12
+    main.policy.model.encoder_hidden_size_list = [8, 8, 16]
+    main.policy.other.replay_buffer.replay_buffer_size = 100
+    create.env_manager.type = 'base'
+    cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False, seed=0)
+    torch.manual_seed(0)
+    env = make_env_manager(cfg, collect=True)
+    policy = make_policy(cfg, enable_field=['collect', 'learn'])
+    buffer_ = make_replay_buffer(cfg)
+    with task.start(ctx=OnlineRLContext()):
+        task.use(eps_greedy_handler(cfg))
+        task.use(StepCollector(cfg, policy.collect_mode, env))
+        task.use(nstep_reward_enhancer(cfg))
+        task.use(data_pusher(cfg, buffer_))
+        task.run(max_step=3)
+    env.close()
+    batch = buffer_.sample(indices=np.arange(16)).batch
+    for _ in range(3):
+        policy.learn_mode.forward(batch)
+    return batch, policy._model.state_dict()
+
+
+@pytest.mark.slow
+def test_uint8_frames_train_the_same_weights_as_scaled_float_frames(tmp_path, monkeypatch):
+    """`env.scale=False` keeps Atari frames uint8 through the env manager and the replay, and
+    the conv encoder divides them by 255: the same learning, bit for bit, at a quarter of the bytes."""
+    pytest.importorskip('ale_py')
+    import torch
+    floats, w_float = _pong_dqn_weights_after_updates(True, tmp_path, monkeypatch)
+    pixels, w_uint8 = _pong_dqn_weights_after_updates(False, tmp_path, monkeypatch)
+    assert floats['obs'].dtype == np.float32 and pixels['obs'].dtype == np.uint8
+    np.testing.assert_array_equal(pixels['obs'] / np.float32(255), floats['obs'])
+    for name, value in w_float.items():
+        assert torch.equal(value, w_uint8[name]), name
+
+
+@pytest.mark.slow
+def test_pong_impala_trains_on_windows_of_uint8_frames_from_the_frame_replay(tmp_path, monkeypatch):
+    """DI-engine's Pong IMPALA config runs through `ding -m serial`'s pipeline, its windows
+    sampled from the frame replay; here with small sizes and uint8 frames."""
+    pytest.importorskip('ale_py')
+    from ding.entry.pipeline import RunOptions
+    from ding.entry.train import start_run
+    monkeypatch.chdir(tmp_path)
+    main, create = load('pong', 'impala')
+    assert (main.policy.unroll_len, main.policy.learn.batch_size, list(main.policy.model.encoder_hidden_size_list)) \
+        == (64, 128, [64, 128, 256])  # DI-engine 0.5.3's
+    main.env.update(collector_env_num=2, evaluator_env_num=1, n_evaluator_episode=1, scale=False)
+    main.policy.update(cuda=False, unroll_len=8)
+    main.policy.collect.n_sample, main.policy.learn.batch_size = 4, 4
+    main.policy.model.update(encoder_hidden_size_list=[8, 8, 16], critic_head_hidden_size=16,
+                             actor_head_hidden_size=16)
+    main.policy.eval.evaluator.eval_freq = 10_000
+    create.env_manager.type = 'base'
+    cfg, ctx = start_run(main, create, {'algo': 'impala', 'env': 'PongNoFrameskip-v4'}, 0,
+                         RunOptions(max_env_step=160, progress=False), str(tmp_path / 'run'))
+    assert ctx.env_step >= 160 and ctx.train_iter >= 4  # 2 updates per collect of 4 windows of 8 steps
+    assert np.isfinite(ctx.train_output[-1]['total_loss'] if isinstance(ctx.train_output, list)
+                       else ctx.train_output['total_loss'])
