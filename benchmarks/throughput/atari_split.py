@@ -8,7 +8,9 @@ Workloads (`--workload`), each at a fixed number of updates per env step (`ratio
 - dqn_balanced: DQN with the updates per env step chosen so that, in sync mode, collecting
   and training take about equal time (`--balanced-ratio`, or derived from the split);
 - impala: V-trace actor-critic on windows of 20 steps, 32 windows per update, each window
-  learned once (the IMPALA paper's unroll and batch): 1/640 updates per env step.
+  learned once (the IMPALA paper's unroll and batch): 1/640 updates per env step, a window per
+  env collected per step;
+- impala_batch: the same, collecting the 32 windows of one update per step.
 
 Parts (`--part`):
 - split: each role's cost alone, per env step, in one process with one torch thread: an env
@@ -45,14 +47,19 @@ WORKLOADS = {
     'dqn_standard': dict(algo='dqn', ratio=1 / 4),
     'dqn_balanced': dict(algo='dqn', ratio=None),  # chosen from the split (or --balanced-ratio)
     'impala': dict(algo='impala', ratio=1 / 640),
+    # the same, collecting one update's 32 windows per step (n_sample = batch_size): a step then
+    # trains once, so async's default max_lag=1 overlaps a whole update with a whole collection
+    'impala_batch': dict(algo='impala', ratio=1 / 640, windows=32),
 }
 MODES = ('sync', 'async', 'ray1', 'ray2', 'ray4')
 FRAMES_LABEL = {'': '', '_uint8': ' (uint8 frames)'}  # key suffix of a --frames uint8 row -> its label
 
 
-def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0, frames: str = 'float') -> Any:
+def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0, frames: str = 'float',
+             windows: Optional[int] = None) -> Any:
     """The compiled config of `algo` on Pong with the Nature CNN; `frames='uint8'` keeps the
-    frames bytes end to end (AtariEnv's `scale=False`; the conv encoder divides by 255)."""
+    frames bytes end to end (AtariEnv's `scale=False`; the conv encoder divides by 255). IMPALA
+    collects `windows` windows per step (default: one per env)."""
     from easydict import EasyDict
 
     from ding.config import compile_config
@@ -76,7 +83,7 @@ def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0, f
                         model=dict(obs_shape=[4, 84, 84], action_shape=N_ACTIONS, encoder_hidden_size_list=NATURE_CNN,
                                    actor_head_hidden_size=512, critic_head_hidden_size=512),
                         learn=dict(update_per_collect=1, batch_size=32, discount_factor=0.99),
-                        collect=dict(n_sample=env_num),  # windows of unroll_len steps per collection
+                        collect=dict(n_sample=windows or env_num),  # windows of unroll_len steps per collection
                         other=dict(replay_buffer=dict(type='frame', replay_buffer_size=2_000, max_use=1)))))
         create = copy.deepcopy(mod.create_config)
         create.env = EasyDict(type='atari', import_names=['dizoo.atari.envs.atari_env'])
@@ -163,7 +170,8 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
     if args.switch_interval is not None:  # how soon a thread waiting for the GIL gets it from one running Python
         sys.setswitchinterval(args.switch_interval)
     algo = WORKLOADS[workload]['algo']
-    cfg = make_cfg(algo, args.cuda, args.envs, args.manager, frames=args.frames)
+    cfg = make_cfg(algo, args.cuda, args.envs, args.manager, frames=args.frames,
+                   windows=WORKLOADS[workload].get('windows'))
     env, policy, buffer_ = make_parts(cfg)
     window = Window(args.warmup, args.seconds)
     try:
@@ -193,7 +201,8 @@ def node_main(workload: str, ratio: float, args: Any) -> Optional[Dict[str, Any]
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
     learner = task.router.node_id == 0
-    cfg = make_cfg(algo, args.cuda and learner, args.ray_envs, 'base', frames=args.frames)
+    cfg = make_cfg(algo, args.cuda and learner, args.ray_envs, 'base', frames=args.frames,
+                   windows=WORKLOADS[workload].get('windows'))
     env, policy, buffer_ = make_parts(cfg, with_env=not learner, with_buffer=learner)
     window = Window(args.warmup, args.seconds)
     try:
@@ -241,7 +250,7 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
     n = args.envs
-    cfg = make_cfg(algo, args.cuda, n, 'base', frames=args.frames)
+    cfg = make_cfg(algo, args.cuda, n, 'base', frames=args.frames, windows=WORKLOADS[workload].get('windows'))
     env, policy, buffer_ = make_parts(cfg)
     rng = np.random.default_rng(0)
     out: Dict[str, Any] = dict(envs=n)

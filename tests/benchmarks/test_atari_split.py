@@ -34,8 +34,8 @@ def test_each_results_file_renders_every_run_against_sync(path):
     data = json.loads(path.read_text())
     table = atari_split.markdown(data)
     for workload, row in data['workloads'].items():
-        for mode, run in row.get('runs', {}).items():
-            sync = row['runs']['sync']['env_steps_per_s']
+        for mode, run in row.get('runs', {}).items():  # uint8-frame runs are read against uint8 sync
+            sync = row['runs']['sync_uint8' if mode.endswith('_uint8') else 'sync']['env_steps_per_s']
             assert f"| {workload} | {mode} | {run['env_steps_per_s']:,.0f} |" in table
             assert f"{run['env_steps_per_s'] / sync:.2f}x" in table
         # every run kept the workload's updates per env step (within the rounding of a window)
