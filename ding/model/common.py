@@ -47,7 +47,8 @@ def flat_dim(shape) -> int:
 
 
 class FCEncoder(nn.Module):
-    """Flatten then MLP: the encoder for vector observations."""
+    """Flatten then MLP: the encoder for vector observations. Integer input (a uint8 vector
+    observation) is taken as its values: only images are scaled, by ConvEncoder."""
 
     def __init__(self, obs_shape, hidden_size_list: Sequence[int], activation: Type[nn.Module] = nn.ReLU) -> None:
         super().__init__()
@@ -55,7 +56,8 @@ class FCEncoder(nn.Module):
         self.net = mlp(flat_dim(obs_shape), hidden_size_list, activation)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.net(x.flatten(1))
+        x = x.flatten(1)
+        return self.net(x if x.is_floating_point() else x.float())
 
 
 class ConvEncoder(nn.Module):

@@ -67,3 +67,11 @@ def test_the_conv_encoder_sees_uint8_pixels_as_exactly_the_scaled_floats():
     # what ScaledFloatFrameWrapper hands out for the same frames
     scaled = torch.from_numpy((pixels.numpy() / np.max(np.uint8(255))).astype(np.float32))
     assert torch.equal(encoder(pixels), encoder(scaled))
+
+
+def test_the_vector_encoder_takes_uint8_values_as_they_are():
+    from ding.model.common import FCEncoder
+    torch.manual_seed(0)
+    encoder = FCEncoder(8, [16, 16])
+    values = torch.arange(16, dtype=torch.uint8).view(2, 8)
+    assert torch.equal(encoder(values), encoder(values.float()))
