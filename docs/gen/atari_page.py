@@ -40,7 +40,9 @@ column checks the model against the measured run of the same sitting.
   updates per env step, the two sides come close and `async_mode=True` overlaps them.
 - **A learner that trains now and then needs a longer lag.** `max_lag` counts steps: IMPALA
   trains on every 4th step here, so with `max_lag=1` the collector waits out most of each update.
-  `atari_split_impala.json` runs async at lags 1 to 8 beside sync.
+  `atari_split_impala.json` runs async at lags 1 to 8 beside sync. Collecting one update's
+  windows per step (`impala_batch`, `collect.n_sample` = `learn.batch_size`) lets the default lag
+  overlap a whole update with a whole collection.
 - **Ray collectors pay when collection is the bottleneck and cores are free for them.** Each
   collector needs a core of its own; the learner needs one too. On two cores, one process with
   subprocess envs already uses both.

@@ -4,7 +4,9 @@ PPO's Atari recipe as OpenAI baselines' `ppo2` Atari defaults and CleanRL's `ppo
 (after Schulman et al. 2017, Table 5, which has 3 epochs): 8 envs x 128 steps per collect, 4 epochs of
 4 minibatches (256), Adam at 2.5e-4 annealed linearly to 0 over 10M env steps, clip 0.1, value
 weight 0.5 with the value clipped, entropy 0.01, gradient norm 0.5, gamma 0.99, GAE lambda 0.95.
-The actor and critic share the conv encoder. Nothing here was tuned.
+The actor and critic share the conv encoder. Nothing here was tuned. Frames stay uint8 up to the
+encoder (`scale=False`); the seed 1000 and 1001 runs of benchmarks/results/atari_cpu_pong_ppo*.json
+predate that and ran on float frames, which the network sees as the same values.
 
 On a CPU, give the learner both cores: OMP_NUM_THREADS=2 ding train -f pong_ppo_config.py --seed 1000"""
 from easydict import EasyDict
@@ -22,6 +24,7 @@ pong_ppo_config = dict(
         stop_value=20,
         env_id='PongNoFrameskip-v4',
         frame_stack=4,
+        scale=False,  # uint8 frames up to the conv encoder, which divides by 255: the same floats
     ),
     policy=dict(
         cuda=False,
