@@ -49,9 +49,10 @@ column checks the model against the measured run of the same sitting.
 - **Keep frames as bytes.** With `env.scale=False` the Atari env hands out its uint8 pixels and
   the models' conv encoder divides them by 255: the network sees exactly the floats DI-engine's
   `ScaledFloatFrameWrapper` would have made (a test trains the same weights bit for bit), while
-  env workers, the replay and Ray's object store move a quarter of the bytes. Rows marked
-  "(uint8 frames)" in `atari_split_uint8.json` measure it beside float frames. An exported policy
-  still takes float32 frames in [0, 1].
+  env workers, the replay and Ray's object store move a quarter of the bytes. Runs ending in
+  `_uint8` (splits marked "(uint8 frames)") measure it beside float frames, on 2 CPU cores in
+  `atari_split_uint8.json` and with an H200 learner in `atari_split_h200_cuda_*`. An exported
+  policy still takes float32 frames in [0, 1].
 - **Every run keeps the same updates per env step**: `updates per env step` in the tables is
   measured, not configured, so a faster run did not buy its speed by training less.
 """

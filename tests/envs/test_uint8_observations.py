@@ -51,7 +51,7 @@ def test_env_managers_hand_uint8_frames_to_the_policy_as_uint8(manager):
         env.seed(0)
         env.launch()
         assert env.ready_obs.dtype == np.uint8 and env.ready_obs.shape == (3, 2, 4, 4)
-        for _ in range(150):  # past t = 255, where a float conversion would show 256
+        for _ in range(150):  # to t = 300, where the episode ends: a terminal frame stays uint8 too
             out = env.step_batch(np.ones(3, dtype=np.int64))
         assert out.next_obs.dtype == np.uint8
         np.testing.assert_array_equal(out.next_obs[:, -1], np.full((3, 4, 4), 300 % 256))
