@@ -43,9 +43,10 @@ column checks the model against the measured run of the same sitting.
   `atari_split_impala.json` runs async at lags 1 to 8 beside sync. Collecting one update's
   windows per step (`impala_batch`, `collect.n_sample` = `learn.batch_size`) lets the default lag
   overlap a whole update with a whole collection.
-- **Ray collectors pay when collection is the bottleneck and cores are free for them.** Each
-  collector needs a core of its own; the learner needs one too. On two cores, one process with
-  subprocess envs already uses both.
+- **Ray collectors pay when the learner and collection each cost about a core.** The learner
+  process trains while the collector processes step and act, with no GIL between them; sync
+  does one after the other. On two cores IMPALA's learner and 2 collectors beat one process
+  (`atari_split_uint8.json`); more collectors than cores add nothing.
 - **Keep frames as bytes.** With `env.scale=False` the Atari env hands out its uint8 pixels and
   the models' conv encoder divides them by 255: the network sees exactly the floats DI-engine's
   `ScaledFloatFrameWrapper` would have made (a test trains the same weights bit for bit), while
