@@ -55,15 +55,15 @@ MODES = ('sync', 'async', 'ray1', 'ray2', 'ray4')
 FRAMES_LABEL = {'': '', '_uint8': ' (uint8 frames)'}  # key suffix of a --frames uint8 row -> its label
 
 
-def make_cfg(algo: str, cuda: bool, env_num: int, manager: str, seed: int = 0, frames: str = 'float',
-             windows: Optional[int] = None) -> Any:
-    """The compiled config of `algo` on Pong with the Nature CNN; `frames='uint8'` keeps the
-    frames bytes end to end (AtariEnv's `scale=False`; the conv encoder divides by 255). IMPALA
-    collects `windows` windows per step (default: one per env)."""
+def make_cfg(workload: str, cuda: bool, env_num: int, manager: str, seed: int = 0, frames: str = 'float') -> Any:
+    """The compiled config of `workload`'s algorithm on Pong with the Nature CNN; `frames='uint8'`
+    keeps the frames bytes end to end (AtariEnv's `scale=False`; the conv encoder divides by 255).
+    IMPALA collects the workload's `windows` per step (default: one per env)."""
     from easydict import EasyDict
 
     from ding.config import compile_config
     from ding.utils.dicts import deep_merge
+    algo, windows = WORKLOADS[workload]['algo'], WORKLOADS[workload].get('windows')
     if algo == 'dqn':
         from dizoo.atari.config.serial.pong import pong_dqn_config as mod
         main = deep_merge(mod.main_config, dict(
@@ -170,8 +170,7 @@ def one_process(workload: str, ratio: float, mode: str, args: Any) -> Dict[str, 
     if args.switch_interval is not None:  # how soon a thread waiting for the GIL gets it from one running Python
         sys.setswitchinterval(args.switch_interval)
     algo = WORKLOADS[workload]['algo']
-    cfg = make_cfg(algo, args.cuda, args.envs, args.manager, frames=args.frames,
-                   windows=WORKLOADS[workload].get('windows'))
+    cfg = make_cfg(workload, args.cuda, args.envs, args.manager, frames=args.frames)
     env, policy, buffer_ = make_parts(cfg)
     window = Window(args.warmup, args.seconds)
     try:
@@ -201,8 +200,7 @@ def node_main(workload: str, ratio: float, args: Any) -> Optional[Dict[str, Any]
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
     learner = task.router.node_id == 0
-    cfg = make_cfg(algo, args.cuda and learner, args.ray_envs, 'base', frames=args.frames,
-                   windows=WORKLOADS[workload].get('windows'))
+    cfg = make_cfg(workload, args.cuda and learner, args.ray_envs, 'base', frames=args.frames)
     env, policy, buffer_ = make_parts(cfg, with_env=not learner, with_buffer=learner)
     window = Window(args.warmup, args.seconds)
     try:
@@ -250,7 +248,7 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
     torch.set_num_threads(1)
     algo = WORKLOADS[workload]['algo']
     n = args.envs
-    cfg = make_cfg(algo, args.cuda, n, 'base', frames=args.frames, windows=WORKLOADS[workload].get('windows'))
+    cfg = make_cfg(workload, args.cuda, n, 'base', frames=args.frames)
     env, policy, buffer_ = make_parts(cfg)
     rng = np.random.default_rng(0)
     out: Dict[str, Any] = dict(envs=n)
@@ -283,7 +281,7 @@ def split(workload: str, ratio: Optional[float], args: Any) -> Dict[str, Any]:
         out['object_store_s'] = None if hop is None else hop / len(rows)
     finally:
         env.close()
-    sub = make_env_manager(make_cfg(algo, False, n, 'subprocess', frames=args.frames), collect=True)
+    sub = make_env_manager(make_cfg(workload, False, n, 'subprocess', frames=args.frames), collect=True)
     try:
         sub.reset()
         out['subprocess_step_wall_s'] = _timed(lambda: sub.step_batch(rng.integers(0, N_ACTIONS, n)),

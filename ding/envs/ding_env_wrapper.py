@@ -98,7 +98,7 @@ class DingEnvWrapper(BaseEnv):
         wrapped env's reset."""
         obs, _ = self.gym_reset(**env_kwargs)
         self._episode_return = 0.0
-        return _as_obs(obs)
+        return np.asarray(obs, dtype=obs_dtype(obs))  # float32, as DI-engine's; uint8 pixels stay uint8
 
     def step(self, action: Any) -> BaseEnvTimestep:
         obs, reward, terminated, truncated, info = self._env.step(self._format_action(action))
@@ -109,7 +109,7 @@ class DingEnvWrapper(BaseEnv):
         info['truncated'] = bool(truncated)
         if done and 'eval_episode_return' not in info:  # a wrapper's (e.g. raw returns under reward_norm) wins
             info['eval_episode_return'] = self._episode_return
-        return BaseEnvTimestep(_as_obs(obs), np.array([reward], dtype=np.float32), done, info)
+        return BaseEnvTimestep(np.asarray(obs, dtype=obs_dtype(obs)), np.array([reward], dtype=np.float32), done, info)
 
     def _format_action(self, action: Any) -> Any:
         """DI-engine policies hand out one-element arrays for discrete actions."""
@@ -202,8 +202,3 @@ def _wrap(env: Any, specs: List[Any], caller: str) -> Any:
     if any(callable(s) and not isinstance(s, type) for s in specs) or not isinstance(wrapped, gymnasium.Wrapper):
         return LegacyGymAdapter(wrapped)  # a user callable may return an old-API wrapper: adapt either API
     return wrapped
-
-
-def _as_obs(obs: Any) -> np.ndarray:
-    """float32, as DI-engine hands observations out; uint8 pixels stay uint8 (obs_stack.py)."""
-    return np.asarray(obs, dtype=obs_dtype(getattr(obs, 'dtype', None)))

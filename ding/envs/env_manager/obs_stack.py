@@ -13,9 +13,10 @@ from typing import Any, Sequence, Tuple
 import numpy as np
 
 
-def obs_dtype(dtype: Any) -> type:
-    """The dtype an observation of `dtype` is kept as: uint8 stays, anything else is float32."""
-    return np.uint8 if dtype == np.uint8 else np.float32
+def obs_dtype(obs: Any) -> type:
+    """The dtype an observation (or an observation space) is kept as: uint8 stays uint8,
+    anything else becomes float32."""
+    return np.uint8 if getattr(obs, 'dtype', None) == np.uint8 else np.float32
 
 
 def stack_obs(obs: Sequence[Any], shape: Tuple[int, ...], env_ids: Sequence[int]) -> Any:
@@ -25,7 +26,7 @@ def stack_obs(obs: Sequence[Any], shape: Tuple[int, ...], env_ids: Sequence[int]
     if isinstance(obs[0], Mapping):
         return stack_dict_obs(obs, env_ids)
     try:
-        out = np.array(obs, dtype=obs_dtype(getattr(obs[0], 'dtype', None)))
+        out = np.array(obs, dtype=obs_dtype(obs[0]))
     except (ValueError, TypeError):
         out = None
     if out is None or out.shape[1:] != shape:
@@ -41,7 +42,7 @@ def check_obs(env_id: int, obs: Any, shape: Tuple[int, ...]) -> Any:
     if isinstance(obs, Mapping):
         return obs
     try:
-        arr = np.asarray(obs, dtype=obs_dtype(getattr(obs, 'dtype', None)))
+        arr = np.asarray(obs, dtype=obs_dtype(obs))
     except (ValueError, TypeError) as err:
         raise ValueError(f'env {env_id} returned an observation that is not a numeric array '
                          f'(expected shape {shape}): {err}') from None

@@ -49,7 +49,7 @@ def array_spec(n: int, obs_space: Any, act_space: Any) -> Dict[str, tuple]:
         if shape is None:
             raise ValueError(f'SubprocessEnvManagerV2 needs observations of a fixed shape, got space {obs_space}; '
                              f'use the base_v2 manager for this env')
-        obs = ((n, ) + tuple(shape), np.dtype(obs_dtype(getattr(obs_space, 'dtype', None))).name)
+        obs = ((n, ) + tuple(shape), np.dtype(obs_dtype(obs_space)).name)
         obs_spec = dict(next_obs=obs, ready_obs=obs)
     if isinstance(act_space, spaces.Discrete):
         action = ((n, ), 'int64')
