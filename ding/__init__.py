@@ -1,4 +1,4 @@
-"""ding: a fast, resumable reinforcement-learning framework with DI-engine's middleware API."""
+"""ding: a fast, resumable reinforcement-learning framework with a middleware API."""
 import importlib.util as _importlib_util
 
 __version__ = '0.1.0'
@@ -16,4 +16,4 @@ _install_default_handler()  # INFO records show under ditk's root level too (see
 
 from ding.compat import install as _install_compat  # noqa: E402
 
-_install_compat()  # DI-engine's module paths that differ from ours, and its protocols' adapters (see the module)
+_install_compat()  # ding.compat's module aliases and protocol adapters (see the module)

@@ -1,7 +1,7 @@
 """Config keys that every compiled config has, declared by compile_config and read where named
-(they come from DI-engine's dizoo configs, whose meaning ding keeps):
+(dizoo's configs use them with the same meaning):
 - `policy.load_path`: the checkpoint `ding -m eval -c CONFIG` evaluates (ding/entry/serial.py);
-  training ignores it, as DI-engine's does.
+  training ignores it.
 - `policy.learn.learner.hook.load_ckpt_before_run` (a checkpoint loaded into the policy before
   training), `.save_ckpt_after_iter` (train iterations between checkpoints), `.log_show_after_iter`
   (train iterations between log lines), `.save_ckpt_after_run` (ding/entry/learner_hooks.py).
@@ -11,7 +11,7 @@
 - in a policy with a replay buffer: `policy.random_collect_size` (random-action warm-up steps of
   the off-policy pipelines) and `other.replay_buffer.alpha / beta / anneal_step` (prioritized
   replay's exponents and beta's annealing, read by ding/entry/pipeline.py when `priority=True`).
-Keys that DI-engine's configs carry and ding does not read are in ding/compat/config_keys.py
+Keys that ding accepts but does not read are in ding/compat/config_keys.py
 (one warning each); any other undeclared key is a misspelling: compile_config fails naming it.
 """
 from easydict import EasyDict

@@ -160,7 +160,7 @@ def compile_config(cfg: Mapping, env_manager: Any = None, policy: Any = None, le
     schema.raise_for_values(user, declared, open_paths)
 
     out = deep_merge(defaults, user)
-    if 'unroll_len' in out.get('policy', {}):  # DI-engine's rule (IMPALA): the trajectory length sets collect's
+    if 'unroll_len' in out.get('policy', {}):  # IMPALA's rule: the trajectory length sets collect's
         out.policy.collect.unroll_len = out.policy.unroll_len
     out.seed = seed
     out.exp_name = user.get('exp_name') or TOP_LEVEL['exp_name']

@@ -84,7 +84,7 @@ def one_manager_type(main_config: Mapping, create_config: Mapping) -> Tuple[dict
 
 def check_manager_types_agree(main_config: Mapping, create_config: Mapping, path: str) -> None:
     """A config file naming the env manager twice (`main_config.env.manager.type` and
-    `create_config.env_manager.type`, as DI-engine's total_config.py does) must name one
+    `create_config.env_manager.type`, as a total_config.py file does) must name one
     manager: an edit to one copy would otherwise be ignored for the other."""
     in_main = ((main_config.get('env') or {}).get('manager') or {}).get('type')
     in_create = (create_config.get('env_manager') or {}).get('type')

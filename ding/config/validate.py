@@ -66,8 +66,8 @@ def _leaf_paths(tree: Mapping, prefix: str) -> List[str]:
 
 def check_keys(user: Mapping, defaults: Mapping, open_paths: Iterable[str] = ()) -> None:
     """KeyError listing every unknown key of `user` by its full dotted path, but for those the
-    installed filter accepts (ding/utils/protocol_adapters.py: a key of DI-engine's configs that
-    ding does not use gets one warning instead)."""
+    installed filter accepts (ding/utils/protocol_adapters.py: a known key that ding does
+    not use gets one warning instead)."""
     from ding.utils.protocol_adapters import refused_keys
     policy_type = (defaults.get('policy') or {}).get('type')
     problems = refused_keys(unknown_key_paths(user, defaults, open_paths), policy_type)

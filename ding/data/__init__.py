@@ -35,7 +35,7 @@ _EXPORTS = {
     'DatasetStatistics': 'offline_dataset',
 }
 _lazy_getattr, _lazy_dir = lazy_exports(__name__, _EXPORTS)
-_TORCH_DATA = ('Dataset', 'DataLoader')  # DI-engine re-exports torch's here
+_TORCH_DATA = ('Dataset', 'DataLoader')  # torch's, for programs that import them from ding.data
 
 
 def __getattr__(name: str):  # noqa: F811

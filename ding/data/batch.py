@@ -1,8 +1,8 @@
 """`Batch`: the one data structure that moves through collector, buffer and learner.
 
 A `Batch` is a set of named columns (numpy arrays or torch tensors) that share a leading
-dimension. It behaves like a list of transitions, so code written for DI-engine's
-`ctx.trajectories` (a list of dicts with attribute access) keeps working:
+dimension. It behaves like a list of transitions, so code written for a
+`ctx.trajectories` that is a list of dicts with attribute access keeps working:
 
     len(b)            -> number of rows
     b[3]              -> a `Row` view: b[3].obs, b[3]['reward']
@@ -25,8 +25,8 @@ def _index(col: Any, idx: Any) -> Any:
 
 class Row(Mapping):
     """One row of a Batch: attribute and item access, a view (writes go to the Batch's
-    columns). A field the Batch has no column for can be added, as to DI-engine's sampled
-    dicts; it lives on this row object only."""
+    columns). A field the Batch has no column for can be added, as to a sampled
+    dict; it lives on this row object only."""
     __slots__ = ('_batch', '_i', '_extra')
 
     def __init__(self, batch: 'Batch', i: int) -> None:

@@ -1,14 +1,14 @@
-"""Offline RL datasets: `create_dataset(cfg)` and DI-engine's dataset types.
+"""Offline RL datasets: `create_dataset(cfg)` and the dataset types it builds.
 
 `cfg.policy.collect.data_type` picks the reader and `cfg.policy.collect.data_path` the file:
-- 'naive': a pickle of a list of transition dicts (DI-engine's layout) or of a dict of columns;
-- 'hdf5': DI-engine's hdf5 columns (`obs`, `action`, `reward`, `done`, `next_obs`, ...); a file
+- 'naive': a pickle of a list of transition dicts or of a dict of columns;
+- 'hdf5': one hdf5 column per transition key (`obs`, `action`, `reward`, `done`, `next_obs`, ...); a file
   in D4RL's layout is recognised and read as 'd4rl';
 - 'd4rl': D4RL's hdf5 layout (`observations`, `actions`, `rewards`, `terminals`, `timeouts`,
   optional `next_observations`) from a local file: nothing is ever downloaded;
 - 'minari': a local Minari dataset (ding/data/minari_dataset.py).
 Every dataset is a `BatchDataset` (rows as dicts; `.batch` the columns, which
-`offline_data_fetcher` indexes directly) with DI-engine's statistics (`mean`, `std`,
+`offline_data_fetcher` indexes directly) with its statistics (`mean`, `std`,
 `action_bounds`, `statistics`). With `cfg.env.norm_obs.use_norm` and
 `cfg.env.norm_obs.offline_stats.use_offline_stats` the observations are normalised by them.
 """
@@ -43,7 +43,7 @@ class OfflineRLDataset(BatchDataset):
             raise KeyError(f'{type(self).__name__}: the data has no {missing} column(s); columns: '
                            f'{sorted(self.batch.keys())}')
         reward = np.asarray(self.batch['reward'])
-        if reward.ndim == 2 and reward.shape[1] == 1:  # DI-engine stores each reward as a [1] tensor
+        if reward.ndim == 2 and reward.shape[1] == 1:  # each reward saved as a [1] tensor
             self.batch['reward'] = reward.reshape(-1)
         self._statistics = compute_statistics(self.batch)
         self.obs_normalized = False
@@ -106,7 +106,7 @@ def data_path_of(cfg: Any, kind: str) -> str:
 
 
 def load_naive(path: str) -> Batch:
-    """A pickle of transition dicts (DI-engine) or of a column dict; earlier torch-saved files too."""
+    """A pickle of transition dicts or of a column dict; earlier torch-saved files too."""
     try:
         with open(path, 'rb') as f:
             data = pickle.load(f)
@@ -175,7 +175,7 @@ class NaiveRLDataset(OfflineRLDataset):
 
 @DATASET_REGISTRY.register('hdf5')
 class HDF5Dataset(OfflineRLDataset):
-    """An hdf5 dataset in DI-engine's column layout (or D4RL's); `cfg` is a config or a path."""
+    """An hdf5 dataset with one column per transition key (or in D4RL's layout); `cfg` is a config or a path."""
 
     def __init__(self, cfg: Any) -> None:
         super().__init__(load_hdf5(data_path_of(cfg, 'hdf5')), cfg)
@@ -190,7 +190,7 @@ def d4rl_dataset_path(env_id: str) -> str:
 
 
 def _d4rl_path(cfg: Any) -> str:
-    """`cfg.policy.collect.data_path`, else (DI-engine's D4RL configs leave it None) the local
+    """`cfg.policy.collect.data_path`, else (the D4RL configs in dizoo/d4rl/config leave it None) the local
     file of `cfg.env.env_id`."""
     env_id = ((cfg.get('env') or {}).get('env_id') if isinstance(cfg, dict) else None)
     has_path = isinstance(cfg, (str, os.PathLike)) or ((cfg.get('policy') or {}).get('collect') or {}).get('data_path')

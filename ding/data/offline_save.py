@@ -1,19 +1,18 @@
 """Writing collected transitions to a file for offline RL.
 
 Formats (`data_type`):
-- 'naive': a pickle of a list of transition dicts, DI-engine's layout (its `NaiveRLDataset`
-  reads it with `pickle.load`);
+- 'naive': a pickle of a list of transition dicts (`NaiveRLDataset` reads it with `pickle.load`);
 - 'hdf5': one hdf5 dataset per column (`obs`, `action`, `reward`, `done`, `next_obs`, and any
-  other column the collector wrote; nested columns as groups), DI-engine's column names;
+  other column the collector wrote; nested columns as groups);
 - 'd4rl': D4RL's layout (`observations`, `actions`, `rewards`, `terminals`, `timeouts`,
   `next_observations`), which `create_dataset` reads back with data_type 'd4rl';
 - 'minari': a Minari dataset directory (ding/data/minari_dataset.py; `pip install "ding[minari]"`).
 hdf5 needs h5py (`pip install "ding[offline]"`), imported only when used. Every file is written
 atomically: a crash leaves the previous file or none, never a truncated one.
 
-`save_offline_data` writes exactly to `path`. `offline_data_save_type` is DI-engine's function,
-with its file naming: for 'hdf5' a path `x.pkl` becomes `x_demos.hdf5` (a path already ending
-in .hdf5 / .h5 is kept), which is where DI-engine's offline configs then read it.
+`save_offline_data` writes exactly to `path`. `offline_data_save_type` renames the file for 'hdf5':
+a path `x.pkl` becomes `x_demos.hdf5` (a path already ending in .hdf5 / .h5 is kept), which is
+where the offline configs in dizoo then read it.
 """
 import logging
 import os
@@ -56,14 +55,14 @@ def save_offline_data(data: Any, path: str, data_type: str = 'naive') -> str:
 
 
 def di_engine_save_path(path: str, data_type: str) -> str:
-    """Where DI-engine's savers put `data_type` data asked for at `path`."""
+    """Where `offline_data_save_type` puts `data_type` data asked for at `path`."""
     if data_type != 'hdf5' or path.endswith(('.hdf5', '.h5')):
         return path
     return path[:-len('.pkl')] + '_demos.hdf5' if path.endswith('.pkl') else path + '_demos.hdf5'
 
 
 def offline_data_save_type(exp_data: Any, expert_data_path: str, data_type: str = 'naive') -> str:
-    """DI-engine's `ding.data.offline_data_save_type(exp_data, expert_data_path, data_type)`;
+    """`save_offline_data(exp_data, di_engine_save_path(expert_data_path, data_type), data_type)`;
     returns the path written."""
     return save_offline_data(exp_data, di_engine_save_path(expert_data_path, data_type), data_type)
 

@@ -1,8 +1,8 @@
-"""`SequenceDataset` (data type 'sequence', DI-engine's 'd4rl_trajectory'): fixed-length windows
+"""`SequenceDataset` (data type 'sequence', also registered as 'd4rl_trajectory'): fixed-length windows
 of episodes for Decision Transformer.
 
 Any transition file `create_dataset` reads (naive, hdf5, D4RL layout) is cut into episodes at
-`done | truncated`; so is DI-engine's DT pickle for discrete envs (`dqn_data_1000eps.pkl`: a
+`done | truncated`; so is the DT episode pickle for discrete envs (`dqn_data_1000eps.pkl`: a
 list of episodes, each a list of transition dicts with obs, next_obs, action, reward), whose
 episodes end at their last transition. Row i of the dataset is the window of `cfg.policy.context_len` (K) steps of
 one episode starting at transition i: `timesteps` [K] (step within the episode), `obs` [K, d],
@@ -75,8 +75,8 @@ def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 @DATASET_REGISTRY.register('sequence')
 @DATASET_REGISTRY.register('d4rl_trajectory')
 class SequenceDataset(OfflineRLDataset):
-    """`cfg.policy.collect.data_path` (else DI-engine's `cfg.dataset.data_dir_prefix`): hdf5, D4RL
-    hdf5, a naive pickle or DI-engine's episode pickle, in windows of `cfg.policy.context_len` (or
+    """`cfg.policy.collect.data_path` (else `cfg.dataset.data_dir_prefix`): hdf5, D4RL
+    hdf5, a naive pickle or an episode pickle, in windows of `cfg.policy.context_len` (or
     `cfg.policy.model.context_len`)."""
 
     def __init__(self, cfg: Any) -> None:
@@ -93,12 +93,12 @@ class SequenceDataset(OfflineRLDataset):
         return self.batch[int(i)][0].to_dict()
 
     def get_state_stats(self) -> Tuple[np.ndarray, np.ndarray]:
-        """(mean, std) of the observations (DI-engine's name; dt.py puts them in cfg.policy)."""
+        """(mean, std) of the observations (dt.py puts them in cfg.policy)."""
         return self.mean.astype(np.float32), self.std.astype(np.float32)
 
 
 def _with_dataset_path(cfg: Any) -> Any:
-    """DI-engine's DT configs may name the file only as `cfg.dataset.data_dir_prefix`."""
+    """A DT config may name the file only as `cfg.dataset.data_dir_prefix`."""
     if isinstance(cfg, dict) and not ((cfg.get('policy') or {}).get('collect') or {}).get('data_path'):
         prefix = (cfg.get('dataset') or {}).get('data_dir_prefix')
         if prefix:
@@ -107,7 +107,7 @@ def _with_dataset_path(cfg: Any) -> Any:
 
 
 def load_sequence_file(path: str) -> Batch:
-    """Transition columns of an hdf5 file, a naive pickle or DI-engine's list-of-episodes pickle."""
+    """Transition columns of an hdf5 file, a naive pickle or a list-of-episodes pickle."""
     if not path.endswith(('.pkl', '.pickle', '.pt')):
         return load_hdf5(path)
     with open(path, 'rb') as f:

@@ -1,8 +1,8 @@
 """The `ding` command line (`ding.entry.cli:main`) and the pipeline it builds: `ding train`,
-`resume`, `eval`, `plot`, `list`, and DI-engine's `ding -m serial -c CONFIG -s SEED`."""
+`resume`, `eval`, `plot`, `list`, and `ding -m serial -c CONFIG -s SEED`."""
 from ding.utils.lazy import lazy_exports
 
-# DI-engine's entry functions, imported on first use
+# the Python entry functions, imported on first use
 __getattr__, __dir__ = lazy_exports(__name__, {
     'serial_pipeline_offline': 'serial_offline',
     'trex_collecting_data': 'application_entry_trex_collect_data',

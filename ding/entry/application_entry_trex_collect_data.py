@@ -1,11 +1,11 @@
-"""`trex_collecting_data(args)`: T-REX's ranked demonstrations (DI-engine's entry of this name).
+"""`trex_collecting_data(args)`: T-REX's ranked demonstrations.
 
 `args.cfg` is `[main_config, create_config]` (or a config file path), `args.seed` the first seed.
 For each checkpoint c in range(checkpoint_min, checkpoint_max + checkpoint_step, checkpoint_step)
 (keys under `reward_model`), the policy saved at `<expert_model_path>/ckpt/iteration_<c>.pth.tar`
 plays one episode, taking a uniform random action with probability `policy.other.eps.collect`
-(0.2 when unset, DI-engine's collect epsilon), seed `args.seed + k` for the k-th checkpoint.
-Written under `<exp_name>/` (pickles, atomically), as DI-engine writes them:
+(0.2 when unset), seed `args.seed + k` for the k-th checkpoint.
+Written under `<exp_name>/` (pickles, atomically):
   suboptimal_data.pkl   {k: [episode]}, an episode a list of transition dicts
   episodes_data.pkl     [[observations of each episode] per checkpoint]   (TrexRewardModel reads)
   learning_returns.pkl  [[return of each episode] per checkpoint]         (TrexRewardModel reads)
@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-COLLECT_EPS = 0.2  # DI-engine's default collect epsilon for these demonstrations
+COLLECT_EPS = 0.2  # default collect epsilon for these demonstrations
 
 
 def trex_get_args() -> argparse.Namespace:

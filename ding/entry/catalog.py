@@ -4,7 +4,7 @@ reaches and the env-step budget it needs.
 
 A tuned file names a dizoo config module (`base_config`, holding `main_config` and
 `create_config`) and the `overrides` applied on top; `-f FILE.py` may instead give a
-DI-engine config file directly.
+python config file (`main_config`, `create_config`) directly.
 
 An offline pair (`ding train ... --dataset PATH`) has `budget_train_iter` (updates) in place of
 `budget_env_steps`, and a `dataset` recipe: the tuned file of the expert run, and the

@@ -9,7 +9,7 @@
     ding list                                          what is available  (ding.entry.listing)
     ding collect RUN_DIR --episodes N --eps E --out F  offline dataset    (ding.entry.collect)
     ding check-env MODULE:FACTORY                      check a custom env (ding.entry.check_env)
-    ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   (DI-engine's form)
+    ding -m serial|serial_onpolicy|serial_offline|eval -c CONFIG.py -s SEED   config-file run (ding.entry.serial)
 
 A full disk, a read-only location or a missing permission while writing a run directory print
 one line `ding: error: cannot write PATH: no space left on the device (ENOSPC)` and exit 1.

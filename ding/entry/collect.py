@@ -3,7 +3,7 @@ offline dataset with a trained run's policy (its best checkpoint, or the one giv
 
 Each step plays the policy's greedy action, replaced with probability `--eps` by a uniform
 random one from the env's action space (eps 0: the expert; 0.5: a "medium" dataset; 1: random).
-The file holds obs, action, reward, next_obs, done (terminated) and truncated, in DI-engine's
+The file holds obs, action, reward, next_obs, done (terminated) and truncated, as
 hdf5 columns, D4RL's layout or a pickle, and is written atomically; `create_dataset` and
 `ding -m serial_offline` read it back.
 """

@@ -1,7 +1,7 @@
 """`ding eval RUN_DIR_OR_CKPT [--episodes N] [--render OUT.gif|OUT.mp4]`: greedy episodes with
 a trained policy, one line per episode and the mean; optionally a video of them all.
 
-The config comes from the run directory (`run.json`, or DI-engine's `total_config.py`); the
+The config comes from the run directory (`run.json`, or `total_config.py`); the
 weights from the checkpoint given, or the run's best (`ckpt/eval.pth.tar`), else the final.
 """
 import argparse

@@ -1,6 +1,6 @@
-"""DI-engine's `policy.learn.learner.hook` keys in ding's training pipeline.
+"""The `policy.learn.learner.hook` config keys in ding's training pipeline.
 
-- `load_ckpt_before_run`: a policy checkpoint (ours, or DI-engine's `{'model': ...}` form) whose
+- `load_ckpt_before_run`: a policy checkpoint (ours, or a `{'model': ...}` dict) whose
   weights the policy takes before the first step; not on resume, whose run state wins.
 - `save_ckpt_after_iter`: train iterations between checkpoints (CkptSaver's train_freq).
 - `log_show_after_iter`: train iterations between training log lines (online_logger, trainers).

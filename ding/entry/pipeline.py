@@ -25,8 +25,8 @@ from ding.utils.run_dir import RunDir
 
 logger = logging.getLogger('ding.entry')
 PIPELINE_KINDS = ('offpolicy', 'gae_replay', 'onpolicy', 'episode', 'sqil')
-# Policies that replay transitions whose advantages GAE computed at collection (DI-engine's
-# ppo_offpolicy.py and ppg_offpolicy.py examples): their config cannot tell, their type can.
+# Policies that replay transitions whose advantages GAE computed at collection: their config
+# cannot tell, their type can.
 GAE_REPLAY_POLICIES = ('ppo_offpolicy', 'ppg_offpolicy')
 # Policies that imitate demonstrations (`policy.collect.data_path`, `ding train --dataset`) while
 # they collect: SQIL relabels the data, the update is SQL's or SAC's.
@@ -112,15 +112,15 @@ def build_parts(cfg: Any, kind: Optional[str] = None, policy: Any = None) -> Run
 
 
 def load_demonstrations(cfg: Any) -> Any:
-    """SQIL's expert buffer from `policy.collect.data_path`. The DI-engine keys of its example
-    programs, an online expert's checkpoint (`collect.model_path`) and random steps labelled as
+    """SQIL's expert buffer from `policy.collect.data_path`. The keys of SQIL with an online
+    expert, the expert's checkpoint (`collect.model_path`) and random steps labelled as
     expert (`expert_random_collect_size`), are refused here rather than ignored."""
     from ding.config.schema import ConfigValueError
     from ding.data.demonstrations import demonstration_buffer
     collect = cfg.policy.collect
     if collect.get('model_path'):
         raise ConfigValueError(f'policy.collect.model_path={collect.model_path!r} names an online expert '
-                               f'(DI-engine\'s sqil.py); this pipeline learns from recorded demonstrations: set it '
+                               f'to imitate while it trains; this pipeline learns from recorded demonstrations: set it '
                                f'to None and give policy.collect.data_path (ding train --dataset, a file from ding '
                                f'collect)')
     if cfg.policy.get('expert_random_collect_size'):
@@ -139,7 +139,7 @@ def load_demonstrations(cfg: Any) -> Any:
 def make_replay_buffer(cfg: Any) -> Any:
     """The off-policy replay buffer of `cfg`, prioritized when the policy asks for it."""
     from ding.utils.registry import BUFFER_REGISTRY
-    replay = cfg.policy.other.replay_buffer  # `type`: 'deque' (DI-engine's 'naive'), 'frame' (pixel replay), ...
+    replay = cfg.policy.other.replay_buffer  # `type`: 'deque' (also 'naive'), 'frame' (pixel replay), ...
     if replay.get('multi_buffer'):  # one storage the size of the largest view (learner_buffers)
         return BUFFER_REGISTRY.lookup('deque')(size=max(replay[name].replay_buffer_size for name in _views(replay)))
     buffer_ = BUFFER_REGISTRY.lookup(replay.get('type') or 'deque')(size=replay.replay_buffer_size)
@@ -150,7 +150,7 @@ def make_replay_buffer(cfg: Any) -> Any:
 
 def prioritized_replay(buffer_: Any, cfg: Any) -> Any:
     """PER for a policy with `priority=True` (it returns new priorities); importance weights
-    when it asks for them (`priority_IS_weight`). DI-engine's replay_buffer keys alpha, beta and
+    when it asks for them (`priority_IS_weight`). The replay_buffer keys alpha, beta and
     anneal_step set the exponents and beta's annealing, where the policy config has them."""
     from ding.data import PriorityExperienceReplay
     replay = cfg.policy.other.replay_buffer
@@ -168,8 +168,7 @@ def learner_buffers(cfg: Any, buffer_: Any) -> Any:
     """What OffPolicyLearner samples: the buffer, or with `replay_buffer.multi_buffer` (PPG) a
     dict of views of it, one per phase (`policy`, `value`), each sampling the last
     `replay_buffer_size` slots of the storage (its newest items once the buffer is full; before,
-    what has reached those slots), each item at most `max_use` times (as DI-engine's
-    ppg_offpolicy.py builds them)."""
+    what has reached those slots), each item at most `max_use` times."""
     from ding.data.buffer.middleware import sample_range_view, use_time_check
     replay = cfg.policy.other.replay_buffer
     if not replay.get('multi_buffer'):
@@ -295,7 +294,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     extra = {'ckpt_saver': ckpt_saver} if hasattr(ckpt_saver, 'state_dict') else {}
     if nstep is not None:
         extra['nstep_reward_enhancer'] = nstep
-    # EpisodeCollector's running episodes, a DI-engine-style policy's transition recorder
+    # EpisodeCollector's running episodes, the policy's transition recorder where it has one
     collector = make_collector(cfg, parts, kind)
     random_size = _random_collect_size(cfg) if kind in ('offpolicy', 'sqil') else 0
     if options.max_env_step is not None and random_size > options.max_env_step:

@@ -64,7 +64,7 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
                  render=render, seed=seed)
         return
     main = EasyDict(copy.deepcopy(main))
-    # As in DI-engine, the policy's `on_policy` flag picks the pipeline under either mode name.
+    # The policy's `on_policy` flag picks the pipeline under either mode name.
     options = RunOptions(max_env_step=args.max_env_step, max_train_iter=args.max_train_iter,
                          checkpoint_freq=args.checkpoint_freq, stop_on_signals=True)
     from ding.entry.train import summary
@@ -72,7 +72,7 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
 
 
 def eval_target(main: Any, ckpt: Optional[str], exp_name: str) -> Tuple[str, Optional[str]]:
-    """(what to evaluate, video file or None) for `-m eval`: `--ckpt`, else DI-engine's
+    """(what to evaluate, video file or None) for `-m eval`: `--ckpt`, else
     `policy.load_path` when that file exists, else the run's best checkpoint; the episodes are
     recorded as `<env.replay_path>/eval.gif` when the config sets `env.replay_path`."""
     load_path = (main.get('policy') or {}).get('load_path')

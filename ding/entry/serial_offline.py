@@ -1,4 +1,4 @@
-"""`serial_pipeline_offline`: DI-engine's offline entry, and `ding -m serial_offline -c CONFIG`.
+"""`serial_pipeline_offline`: offline training on a dataset, and `ding -m serial_offline -c CONFIG`.
 
 The pipeline (sync mode, an `OfflineRLContext`):
   OfflineRunStateSaver -> offline_progress -> interaction_evaluator -> offline_data_fetcher -> trainer ->
@@ -100,7 +100,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
                             resume: bool = False, checkpoint_freq: int = 1000, exp_name: Optional[str] = None,
                             save_cfg: bool = True, run_info: Optional[Dict[str, Any]] = None) -> Any:
     """Train `input_cfg` (a config file, or (main_config, create_config)) on its dataset; returns
-    the policy. `env_setting` is DI-engine's (env class, collector cfgs, evaluator cfgs).
+    the policy. `env_setting` is (env class, collector cfgs, evaluator cfgs).
     `run_info` (e.g. algo, env) goes into run.json."""
     import copy
     from functools import partial
@@ -143,7 +143,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     if _normalised(dataset):
         from ding.utils.fileio import atomic_write_json
         stats = {'mean': dataset.mean.tolist(), 'std': dataset.std.tolist()}
-        cfg.env.norm_obs.offline_stats.update(stats)  # as DI-engine records them
+        cfg.env.norm_obs.offline_stats.update(stats)  # the config records them too
         atomic_write_json(os.path.join(cfg.exp_name, 'obs_normalization.json'), stats)  # to act with later
         eval_mode = NormalizedObsActing(eval_mode, dataset.mean, dataset.std)
     train_epoch = cfg.policy.learn.get('train_epoch')

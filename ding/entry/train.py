@@ -27,7 +27,8 @@ from ding.utils.run_dir import RunDir
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--algo', help='algorithm, e.g. dqn, ppo, sac, td3 (see `ding list`)')
     parser.add_argument('--env', help='env id, e.g. CartPole-v1, Pendulum-v1 (see `ding list`)')
-    parser.add_argument('-f', '--file', help='a tuned config (ding/config/tuned/*.yaml) or a DI-engine config .py file')
+    parser.add_argument('-f', '--file', help='a tuned config (ding/config/tuned/*.yaml) or a config .py file '
+                        '(main_config, create_config)')
     parser.add_argument('--config', default=None, help='JSON object of config overrides, e.g. \'{"policy": '
                         '{"learn": {"learning_rate": 0.0005}}}\'')
     parser.add_argument('--seed', type=seed_value, default=0)

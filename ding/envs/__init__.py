@@ -20,11 +20,11 @@ _EXPORTS = {
     'AutoEnvManager': 'env_manager.auto_env_manager',
     'AlternatingSampler': 'env_manager.alternating_sampler',
     'WorkerInferenceSampler': 'env_manager.worker_inference',
-    'EnvSupervisor': 'ding.compat.env_supervisor',  # DI-engine's
+    'EnvSupervisor': 'ding.compat.env_supervisor',
     'EnvState': 'env_manager.env_state',
     'PettingZooParallelEnv': 'petting_zoo_env',
 }
-# DI-engine's `ding.envs` re-exports every env wrapper (`from ding.envs import FrameStackWrapper`).
+# `ding.envs` re-exports every env wrapper (`from ding.envs import FrameStackWrapper`).
 _EXPORTS.update({name: 'env_wrappers' for name in (
     'NoopResetWrapper', 'MaxAndSkipWrapper', 'WarpFrameWrapper', 'ScaledFloatFrameWrapper', 'ScaledFloatFrame',
     'ClipRewardWrapper', 'ActionRepeatWrapper', 'DelayRewardWrapper', 'EvalEpisodeReturnWrapper', 'FrameStackWrapper',
@@ -43,7 +43,7 @@ ENV_MANAGER_REGISTRY.declare(__name__, {
     'subprocess': 'env_manager.subprocess_env_manager',
     'gym_vector': 'env_manager.gym_vector_env_manager',
     'envpool': 'env_manager.envpool_env_manager',
-    'env_pool': 'env_manager.envpool_env_manager',  # DI-engine's name for it
+    'env_pool': 'env_manager.envpool_env_manager',  # the same manager (see envpool_env_manager.py)
     'auto': 'env_manager.auto_env_manager',
     'alternating': 'env_manager.alternating_sampler',
     'worker_inference': 'env_manager.worker_inference',

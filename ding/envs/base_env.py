@@ -1,12 +1,12 @@
 """`BaseEnv`: the env interface of ding, and `BaseEnvTimestep`, what its `step` returns.
 
 Two levels of the same interface:
-- the DI-engine level, `reset() -> obs` and `step(action) -> BaseEnvTimestep(obs, reward,
-  done, info)`, which user envs written for DI-engine implement;
+- the timestep level, `reset() -> obs` and `step(action) -> BaseEnvTimestep(obs, reward,
+  done, info)`, which user envs implement;
 - the gymnasium level, `gym_reset() -> (obs, info)` and `gym_step(action) -> (obs, reward,
   terminated, truncated, info)`, which env managers call on their hot path because it
   allocates nothing beyond what the env itself returns. `BaseEnv` derives it from the
-  DI-engine level; `DingEnvWrapper` binds it straight to the wrapped gymnasium env.
+  timestep level; `DingEnvWrapper` binds it straight to the wrapped gymnasium env.
 """
 from abc import ABC, abstractmethod
 from collections import namedtuple
@@ -22,14 +22,14 @@ BaseEnvTimestep = namedtuple('BaseEnvTimestep', ['obs', 'reward', 'done', 'info'
 
 
 def is_truncated(info: Any) -> bool:
-    """Whether a DI-engine-style `info` says the episode ended by a time limit."""
+    """Whether a timestep's `info` says the episode ended by a time limit."""
     if not info:
         return False
     return bool(info.get('truncated', False) or info.get('TimeLimit.truncated', False))
 
 
 def scalar_reward(reward: Any) -> float:
-    """A python float from a DI-engine reward (a float or a one-element array)."""
+    """A python float from a timestep's reward (a float or a one-element array)."""
     if isinstance(reward, float):
         return reward
     return float(np.asarray(reward).reshape(()))
@@ -92,7 +92,7 @@ class BaseEnv(ABC):
         truncated = bool(done) and is_truncated(info)
         return obs, scalar_reward(reward), bool(done) and not truncated, truncated, info
 
-    # --- DI-engine conveniences -----------------------------------------------------------
+    # --- conveniences ----------------------------------------------------------------------
     def random_action(self) -> Any:
         return self.action_space.sample()
 

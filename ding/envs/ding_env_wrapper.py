@@ -1,6 +1,6 @@
 """`DingEnvWrapper`: a gymnasium (or legacy gym) env seen as a ding `BaseEnv`.
 
-Why it exists: pipelines written for DI-engine wrap `gym.make(id)` in it and expect
+Why it exists: pipelines wrap `gym.make(id)` in it and expect
 `reset() -> obs` (float32 array; uint8 pixels stay uint8) and `step() -> BaseEnvTimestep` with
 `info['eval_episode_return']` at the end of an episode. Env managers instead call
 `gym_step`, which is the wrapped env's own `step` (no per-step work added): the manager
@@ -11,7 +11,7 @@ Terminated and truncated stay distinct: `timestep.done = terminated or truncated
 `info['terminated']` / `info['truncated']` say which one happened, so a learner keeps
 bootstrapping through a time-limit truncation.
 
-`cfg.env_wrapper` (DI-engine's: 'default', 'atari_default', ... or a list of wrapper specs /
+`cfg.env_wrapper` ('default', 'atari_default', ... or a list of wrapper specs /
 callables, see ding/envs/env_wrappers/build.py) wraps the env when it is built. Wrappers see
 gymnasium's API: a legacy env (old `reset()`/4-tuple `step`) is adapted first, and the
 result of user callables is adapted back if they speak the old API. With `caller='evaluator'`
@@ -75,7 +75,7 @@ class DingEnvWrapper(BaseEnv):
                               else 'evaluator')
         while specs and is_episode_return_spec(specs[-1]):  # summed here and by the managers already
             specs.pop()
-        if self._cfg.act_scale:  # DI-engine scales the policy's [-1, 1] actions last, before the env
+        if self._cfg.act_scale:  # the policy's [-1, 1] actions are scaled last, before the env
             specs.append(ActionScaleWrapper)
         if self._cfg.rew_clip:
             specs.append(RewardFloorWrapper)
@@ -85,20 +85,20 @@ class DingEnvWrapper(BaseEnv):
     def gym_reset(self, **env_kwargs: Any) -> Tuple[Any, dict]:
         """Reset, passing the seed on the first reset after `seed()` (or on every reset when
         `dynamic_seed=False`); otherwise the env's RNG carries on, which is deterministic too.
-        `env_kwargs` go to the wrapped env's reset (gymnasium's `options`, or the parameters of
-        an env written to DI-engine's protocol, e.g. `stat=...`)."""
+        `env_kwargs` go to the wrapped env's reset (gymnasium's `options`, or the reset parameters
+        of a `BaseEnv`-style env, e.g. `stat=...`)."""
         if self._seed is not None and (self._seed_pending or not self._dynamic_seed):
             self._seed_pending = False
             return self._env.reset(seed=self._seed, **env_kwargs)
         return self._env.reset(**env_kwargs)
 
-    # --- DI-engine level --------------------------------------------------------------------
+    # --- timestep level -----------------------------------------------------------------------
     def reset(self, **env_kwargs: Any) -> np.ndarray:
-        """The first obs; `env_kwargs` (DI-engine's `reset_param` of an env manager) go to the
+        """The first obs; `env_kwargs` (an env manager's `reset_param`) go to the
         wrapped env's reset."""
         obs, _ = self.gym_reset(**env_kwargs)
         self._episode_return = 0.0
-        return np.asarray(obs, dtype=obs_dtype(obs))  # float32, as DI-engine's; uint8 pixels stay uint8
+        return np.asarray(obs, dtype=obs_dtype(obs))  # float32; uint8 pixels stay uint8
 
     def step(self, action: Any) -> BaseEnvTimestep:
         obs, reward, terminated, truncated, info = self._env.step(self._format_action(action))
@@ -112,7 +112,7 @@ class DingEnvWrapper(BaseEnv):
         return BaseEnvTimestep(np.asarray(obs, dtype=obs_dtype(obs)), np.array([reward], dtype=np.float32), done, info)
 
     def _format_action(self, action: Any) -> Any:
-        """DI-engine policies hand out one-element arrays for discrete actions."""
+        """Policies hand out one-element arrays for discrete actions."""
         space = self._action_space
         if isinstance(space, spaces.Discrete):
             return int(np.asarray(action).reshape(()))
@@ -169,7 +169,7 @@ class DingEnvWrapper(BaseEnv):
 
 def _legacy_reset(env: Any) -> bool:
     """A gymnasium.Env subclass still written against the old API (`reset(self)` with no
-    seed): DI-engine examples subclass `gym.Env` that way."""
+    seed): many older examples subclass `gym.Env` that way."""
     try:
         params = inspect.signature(env.reset).parameters.values()
     except (TypeError, ValueError):

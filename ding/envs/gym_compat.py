@@ -42,7 +42,7 @@ class LegacyGymAdapter:
         self.action_space = to_gymnasium_space(env.action_space)
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None, **env_kwargs: Any) -> Tuple[Any, dict]:
-        """`env_kwargs`: DI-engine's reset parameters (`reset_param`, e.g. `stat=...`), passed to
+        """`env_kwargs`: an env manager's reset parameters (`reset_param`, e.g. `stat=...`), passed to
         the env's own reset."""
         kwargs = dict(env_kwargs) if options is None else dict(env_kwargs, options=options)
         if seed is None:
@@ -64,7 +64,7 @@ class LegacyGymAdapter:
         obs, reward, done, info = out
         info = info if info is not None else {}
         truncated = bool(done) and bool(info.get('TimeLimit.truncated', False))
-        # an env on DI-engine's protocol (a BaseEnvTimestep) gives its reward as a one-element array
+        # an env on the `BaseEnv` protocol (a BaseEnvTimestep) gives its reward as a one-element array
         reward = reward if isinstance(reward, (float, int)) else float(np.asarray(reward).reshape(()))
         return obs, reward, bool(done) and not truncated, truncated, info
 

@@ -2,7 +2,7 @@
 
 Every per-agent quantity is stacked on a leading agent axis `[A, ...]` (env managers add the
 env axis, so a policy sees `[B, A, ...]`), in the env's `possible_agents` order. The observation
-is DI-engine's multi-agent dict:
+is a multi-agent dict:
 
     agent_state   float32 [A, obs_dim]          each agent's own observation
     global_state  float32 [state_dim]           the whole state (for a centralised critic), or

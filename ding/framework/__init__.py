@@ -1,7 +1,7 @@
 """The middleware runtime: `task`, contexts, events, roles and the router interface.
 
 `from ding.framework import task, ding_init, Task, Context, OnlineRLContext, OfflineRLContext, Parallel, EventLoop,
-Supervisor`; the last three are DI-engine's, defined in ding/compat/ and loaded on first use.
+Supervisor`; the last three are defined in ding/compat/ and loaded on first use.
 """
 import importlib
 

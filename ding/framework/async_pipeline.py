@@ -12,7 +12,7 @@ is in the learner. The last stage's thread then runs the step's backward parts (
 - Errors: the first one stops the feeding, releases every `task.wait_for`, and `run()`
   re-raises it once every stage thread has exited.
 - wait_for: a stage that calls `task.wait_for` hands its step on to the next stage first, so a
-  later middleware of the step (or of a later step) can emit the event, as in DI-engine.
+  later middleware of the step (or of a later step) can emit the event.
 - between_steps: a callback runs in the feeding thread once every step fed so far completed.
 - Kept fields (env_step, train_iter, ...): each has one writer stage, the one whose contract
   says `writes=` it (two such contracts are refused at run()). After each call, what the stage

@@ -1,7 +1,7 @@
 """The per-step context that middlewares share.
 
 A Context is a dataclass whose fields are the vocabulary the built-in middlewares use.
-As in DI-engine, a middleware may also set a name the class does not declare
+A middleware may also set a name the class does not declare
 (`ctx.my_field = x`); such a name lives for one step, like any field, unless `keep()` carries
 it over. Two guards stay:
 - typo guard: a new name within edit distance 2 of a declared field (1 for names shorter than
@@ -11,7 +11,7 @@ it over. Two guards stay:
   `run()`), or a field of a subclass.
 - strict mode: `OnlineRLContext(strict=True)`, or a subclass made with
   `class MyContext(OnlineRLContext, strict=True)`, refuses every undeclared name.
-`strict` is a constructor option, not a dataclass field, so DI-engine's positional and keyword
+`strict` is a constructor option, not a dataclass field, so positional and keyword
 construction, `fields()`, equality and repr see exactly the declared fields.
 
 `renew()` starts the next step: kept names (counters such as `env_step`, and whatever
@@ -74,7 +74,7 @@ class Context(metaclass=_ContextType):
         self._kept_set()
 
     def _kept_set(self) -> set:
-        """The kept names, made on first use: a DI-engine-style subclass whose own
+        """The kept names, made on first use: a subclass whose own
         `__post_init__` calls `self.keep(...)` without `super().__post_init__()` still works."""
         kept = self.__dict__.get('_kept')
         if kept is None:
@@ -141,7 +141,7 @@ class Context(metaclass=_ContextType):
         )
 
     def has_attr(self, name: str) -> bool:
-        """DI-engine's spelling of `hasattr(ctx, name)`."""
+        """`hasattr(ctx, name)` as a method; part of the public Context API, so kept."""
         return hasattr(self, name)
 
     def declare(self, *names: str) -> None:
@@ -193,7 +193,7 @@ class Context(metaclass=_ContextType):
 
     def renew(self) -> 'Context':
         """The next step's context: kept names carried over, the rest reset, total_step + 1.
-        A kept custom name that was never set is skipped, as in DI-engine."""
+        A kept custom name that was never set is skipped."""
         new = self.blank()
         for name in self._kept_set():
             if name in field_names(type(self)) or name in self.__dict__:

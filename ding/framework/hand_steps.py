@@ -1,6 +1,6 @@
 """`task.forward` / `task.backward` / `task.sync` for a user who drives the steps by hand.
 
-In async mode, as in DI-engine, each `forward(fn)` and `backward()` is submitted to a pool of
+In async mode each `forward(fn)` and `backward()` is submitted to a pool of
 `n_async_workers` threads and returns at once; `sync()` waits for everything submitted. So a
 middleware blocked in `task.wait_for` on an event that a later one emits is released by it.
 The first exception is raised by `sync()`; before that every `wait_for` in progress is

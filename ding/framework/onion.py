@@ -96,9 +96,9 @@ def locked(fn: Middleware, lock: Any) -> Middleware:
     """`fn` with both its forward and its backward part holding `lock`.
 
     In an async pipeline the step is first handed on to the next middleware, as `task.wait_for`
-    does (async_pipeline.py), so that, as in DI-engine's async mode, the middlewares of a step
-    that hold different locks run at once and those sharing a lock one after another; the step
-    completes once every forward part returned. In sync mode nothing is handed on."""
+    does (async_pipeline.py), so that the middlewares of a step that hold different locks run at
+    once and those sharing a lock one after another; the step completes once every forward part
+    returned. In sync mode nothing is handed on."""
 
     def _locked(ctx: Any):
         with lock:

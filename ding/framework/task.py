@@ -70,8 +70,8 @@ class Task:
         steps (async_pipeline.py). `max_lag` (async only): how many steps collection may run
         ahead of the oldest unfinished step. `torch_threads` (async only): torch's intra-op
         threads while the pipeline runs; None shares the cores among the steps that can be in
-        flight at once. `n_async_workers` is accepted for DI-engine compatibility (the pool of
-        `task.forward`); the pipeline uses one thread per middleware."""
+        flight at once. `n_async_workers`: the size of the thread pool of `task.forward` by hand
+        (hand_steps.py); the pipeline uses one thread per middleware."""
         if self._running:
             self.stop()
         if max_lag < 0:
@@ -254,8 +254,8 @@ class Task:
 
     def forward(self, fn: Middleware, ctx: Optional[Context] = None, async_mode: Optional[bool] = None) -> 'Task':
         """Run `fn`'s forward part on `ctx` (default `task.ctx`), recording its backward part.
-        In async mode (outside a pipeline stage) it is submitted to a thread pool, as in
-        DI-engine: call `sync()` to wait for it (hand_steps.py)."""
+        In async mode (outside a pipeline stage) it is submitted to a thread pool: call `sync()`
+        to wait for it (hand_steps.py)."""
         ctx = ctx if ctx is not None else self.ctx
         if self._by_pool(async_mode):
             self._hand.submit(self.n_async_workers, self._sync_stack.run_forward, fn, ctx)

@@ -1,14 +1,14 @@
-"""Invalid-action masking for single-agent discrete models, in DI-engine's convention.
+"""Invalid-action masking for single-agent discrete models.
 
 An env that forbids some actions returns a dict observation `{'observation': obs,
 'action_mask': mask}` with `mask[a]` 1 where action a is allowed and 0 where it is not (any
 numeric or bool dtype). A model method decorated with `masks_actions` runs on `observation` and
 sets the `logit` of each forbidden action to `MASKED_LOGIT`, and returns the mask as
-`action_mask` (DI-engine's models pass it through the same way). So greedy and softmax acting,
-sampled log-probabilities and entropies, and the bootstrap action of a Q target (argmax of a
-masked `logit`) all stay on allowed actions; `epsilon_greedy` and the random warm-up policy
-read the mask to explore among them. A dict obs with more keys than these two keeps its other
-keys (for a user encoder); a plain array obs goes through untouched.
+`action_mask`. So greedy and softmax acting, sampled log-probabilities and entropies, and the
+bootstrap action of a Q target (argmax of a masked `logit`) all stay on allowed actions;
+`epsilon_greedy` and the random warm-up policy read the mask to explore among them. A dict obs
+with more keys than these two keeps its other keys (for a user encoder); a plain array obs goes
+through untouched.
 """
 import functools
 from typing import Any, Callable, Optional, Tuple

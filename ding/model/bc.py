@@ -1,6 +1,6 @@
-"""Behaviour-cloning models with DI-engine's names: `DiscreteBC` (obs -> action logits, a DQN
-network read as logits) and `ContinuousBC` (obs -> an action in [-1, 1], deterministic
-'regression' or a Gaussian 'reparameterization' head whose mean is squashed by the policy)."""
+"""Behaviour-cloning models: `DiscreteBC` (obs -> action logits, a DQN network read as logits)
+and `ContinuousBC` (obs -> an action in [-1, 1], deterministic 'regression' or a Gaussian
+'reparameterization' head whose mean is squashed by the policy)."""
 from typing import Any, Dict, Type
 
 import torch

@@ -42,7 +42,7 @@ class DistributionHead(nn.Module):
 
 @MODEL_REGISTRY.register('c51dqn')
 class C51DQN(nn.Module):
-    """Encoder (MLP or conv) and a `DistributionHead`; DI-engine's constructor arguments."""
+    """Encoder (MLP or conv) and a `DistributionHead`."""
 
     def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
                  encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,

@@ -22,8 +22,8 @@ def mlp(in_dim: int, hidden: Sequence[int], activation: Type[nn.Module] = nn.ReL
 
 
 def head_widths(size: Union[int, Sequence[int]], layer_num: int, name: str = 'hidden size') -> List[int]:
-    """A head's hidden widths: `size` over 1 + `layer_num` layers (DI-engine's form), or, given as
-    a list, the widths themselves (e.g. [400, 300], the TD3 paper's and the RL Zoo's networks);
+    """A head's hidden widths: `size` over 1 + `layer_num` layers, or, given as a list,
+    the widths themselves (e.g. [400, 300], the TD3 paper's and the RL Zoo's networks);
     `layer_num` is then not read."""
     if _positive_int(size):
         return [int(size)] * (1 + layer_num)
@@ -63,7 +63,7 @@ class FCEncoder(nn.Module):
 class ConvEncoder(nn.Module):
     """Conv stack for image observations [C, H, W]: one conv layer per kernel, with channels
     `hidden_size_list[:len(kernel_size)]`, then flatten and a linear layer to
-    `hidden_size_list[-1]` (so [32, 64, 64, 128] and DI-engine's Atari [128, 128, 512] both fit).
+    `hidden_size_list[-1]` (so [32, 64, 64, 128] and [128, 128, 512] both fit).
     The default kernels and strides are the Atari DQN ones (Mnih et al. 2015).
 
     uint8 input is taken as pixels 0..255 and divided by 255 here, as SB3 and CleanRL do: frames

@@ -3,8 +3,8 @@
 Every model that encodes observations builds its encoder with `build_encoder`, so an image
 observation never reaches a policy as 28,224 flattened pixels.
 
-Atari frames (84x84) get DI-engine's `ConvEncoder` with the Nature DQN kernels 8/4/3 and
-strides 4/2/1 (Mnih et al. 2015). Those need a frame of at least 36x36; smaller grids
+Atari frames (84x84) get `ConvEncoder` (ding/model/common.py) with the Nature DQN kernels
+8/4/3 and strides 4/2/1 (Mnih et al. 2015). Those need a frame of at least 36x36; smaller grids
 (MinAtar's 10x10xC, MiniGrid's 7x7x3 views) get `grid_encoder`: 3x3 stride-1 convs, as the
 MinAtar paper's network (Young & Tian 2019: one conv of 16 channels, then 128 units is
 `encoder_hidden_size_list=[16, 128]`). Either way `encoder_hidden_size_list` gives the conv

@@ -3,10 +3,10 @@
 return-to-go. The action at step t is read from the hidden state of the token s_t, which has
 seen R_1..R_t, s_1..s_t and a_1..a_{t-1}: acting is conditioned on the return still wanted.
 
-DI-engine's constructor arguments; `forward(timesteps, states, actions, returns_to_go,
-tar=None)` -> (state_preds, action_preds, return_preds), each [B, K, ...]. Discrete actions
-(`continuous=False`) are embedded by index and predicted as logits [B, K, act_dim]; continuous
-ones are embedded linearly and predicted in [-1, 1] (tanh).
+`forward(timesteps, states, actions, returns_to_go, tar=None)` -> (state_preds, action_preds,
+return_preds), each [B, K, ...]. Discrete actions (`continuous=False`) are embedded by index and
+predicted as logits [B, K, act_dim]; continuous ones are embedded linearly and predicted in
+[-1, 1] (tanh).
 """
 from typing import Optional, Tuple
 

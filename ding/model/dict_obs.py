@@ -1,10 +1,10 @@
-"""Dict observations as DI-engine hands them to a user's encoder.
+"""Dict observations in the form a user's encoder gets them.
 
-DI-engine's collector casts observations to float32 and its `default_collate` concatenates
-per-sample leaves of shape (1,) into one (B,) vector (it stacks everything else). Encoders
-written for DI-engine (e.g. `ding/example/ppo_with_complex_obs.py`, which `unsqueeze(-1)`s
-such leaves) rely on both. Our own models read stacked arrays as they are; only a user-given
-encoder over dict observations gets this view."""
+Observations are cast to float32, and per-sample leaves of shape (1,) are concatenated into one
+(B,) vector (everything else is stacked). Encoders written for DI-engine (e.g.
+`ding/example/ppo_with_complex_obs.py`, which `unsqueeze(-1)`s such leaves) rely on both.
+Our own models read stacked arrays as they are; only a user-given encoder over dict observations
+gets this view."""
 from typing import Any, Dict, Mapping
 
 import numpy as np

@@ -1,5 +1,5 @@
 """`DRQN`: DQN with an LSTM between the encoder and the Q head (Hausknecht & Stone 2015), the
-model of R2D2. DI-engine's constructor arguments and forward protocol.
+model of R2D2.
 
 `forward({'obs': x, 'prev_state': s}, inference=False, saved_state_timesteps=None)`:
 - `inference=True`: one step, x [B, ...] -> `logit` [B, A], `next_state`;
@@ -10,17 +10,17 @@ model of R2D2. DI-engine's constructor arguments and forward protocol.
 Recurrent state forms (`prev_state`; `next_state` comes back in the form it was given):
 - packed: a tensor [B, 2, H] holding (h, c) per sample. Our policies use this form: it is one
   array per batch, stored as one replay column;
-- DI-engine's: a list of B entries, each None (a fresh state) or {'h', 'c'} / (h, c) tensors
+- listed: a list of B entries, each None (a fresh state) or {'h', 'c'} / (h, c) tensors
   of H elements (any shape, e.g. [1, 1, H]); `next_state` is then a list of {'h', 'c'} [1, 1, H];
 - None: every sample starts from the zero state (packed form returned).
 
 An action mask (`obs` a dict `{'observation', 'action_mask'}`, ding/model/action_mask.py) masks
 `logit` step by step: the mask is [B, A] at inference and [T, B, A] for a sequence.
 
-An optional `inputs['reset']` [T, B] bool (ours, not DI-engine's) zeroes a sample's state
-before step t: a replayed window may run over an episode end, and the actor started the next
-episode from the zero state. `lstm_type` 'normal' and 'pytorch' are both `nn.LSTM` here
-(DI-engine's 'normal' adds layer norm inside its own LSTM cell; 'gru' is not supported).
+An optional `inputs['reset']` [T, B] bool zeroes a sample's state before step t: a replayed
+window may run over an episode end, and the actor started the next episode from the zero state.
+`lstm_type` 'normal' and 'pytorch' are both `nn.LSTM` here (no layer norm inside the LSTM cell;
+'gru' is not supported).
 """
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 
@@ -71,7 +71,7 @@ class DRQN(nn.Module):
             packed = self.zero_state(batch_size, device)
         elif isinstance(prev_state, torch.Tensor):
             packed = prev_state
-        else:  # DI-engine's list of per-sample states
+        else:  # a list of per-sample states (B entries, each None, {'h', 'c'} or (h, c))
             if len(prev_state) != batch_size:
                 raise ValueError(f'DRQN: prev_state has {len(prev_state)} entries for a batch of {batch_size}')
             packed = torch.stack([self._one_state(s, device) for s in prev_state])

@@ -2,7 +2,7 @@
 maps a fraction tau to the return's tau-quantile, but the N fractions are proposed per state
 by a fraction network instead of sampled.
 
-Outputs (DI-engine's keys):
+Outputs:
   'logit'          [B, A]       Q = sum_i (tau_{i+1} - tau_i) F^-1(tau_hat_i)
   'q'              [B, N, A]    quantile values at the midpoints tau_hat_i (the quantile loss)
   'quantiles'      [B, N + 1]   the proposed fractions 0 = tau_0 < ... < tau_N = 1
@@ -54,7 +54,7 @@ class FQFHead(CosineQuantileValues):
 
 @MODEL_REGISTRY.register('fqf')
 class FQF(nn.Module):
-    """Encoder (MLP or conv) and an `FQFHead`; DI-engine's constructor arguments."""
+    """Encoder (MLP or conv) and an `FQFHead`."""
 
     def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
                  encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,

@@ -12,7 +12,7 @@ from ding.model.common import mlp
 
 
 def as_activation_class(activation: Union[Type[nn.Module], nn.Module]) -> Type[nn.Module]:
-    """DI-engine configs pass an instance (`nn.ReLU()`), ours pass the class: accept both."""
+    """An activation given as an instance (`nn.ReLU()`) or a class (`nn.ReLU`): return the class."""
     if isinstance(activation, nn.Module):
         return type(activation)
     return activation
@@ -20,7 +20,7 @@ def as_activation_class(activation: Union[Type[nn.Module], nn.Module]) -> Type[n
 
 class DiscreteHead(nn.Module):
     """`layer_num` hidden layers of width `hidden_size`, then one linear layer to `output_size`
-    logits. `input_size` defaults to `hidden_size` (DI-engine's positional form)."""
+    logits. `input_size` defaults to `hidden_size`."""
 
     def __init__(self, hidden_size: int, output_size: int, layer_num: int = 1,
                  activation: Union[Type[nn.Module], nn.Module] = nn.ReLU, input_size: Optional[int] = None) -> None:

@@ -2,7 +2,7 @@
 fraction tau ~ U(0, 1) as an input, next to the state, and returns the return's tau-quantile
 for each action. Each forward samples `num_quantiles` fractions per state.
 
-Outputs (DI-engine's layout, quantile-major):
+Outputs (quantile-major):
   'logit'     [B, A]     Q = mean of the sampled quantile values (greedy acting uses it)
   'q'         [N, B, A]  the quantile values
   'quantiles' [N * B, 1] the sampled fractions; row k * B + b belongs to q[k, b]
@@ -58,7 +58,7 @@ class QuantileHead(CosineQuantileValues):
 
 @MODEL_REGISTRY.register('iqn')
 class IQN(nn.Module):
-    """Encoder (MLP or conv) and a `QuantileHead`; DI-engine's constructor arguments."""
+    """Encoder (MLP or conv) and a `QuantileHead`."""
 
     def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
                  encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,

@@ -1,4 +1,4 @@
-"""`MAQAC`: the discrete multi-agent actor-critic of MASAC (DI-engine's name and arguments).
+"""`MAQAC`: the discrete multi-agent actor-critic of MASAC.
 
 Input: the multi-agent observation dict `{agent_state [B, A, obs], global_state [B, g] or
 [B, A, g], action_mask [B, A, n]}` (ding/envs/petting_zoo_env.py). One actor (shared by the
@@ -70,5 +70,5 @@ class MAQAC(nn.Module):
 
 
 def _obs(inputs: Any) -> Any:
-    """DI-engine passes `{'obs': {...}}` to the critic; both forms are accepted."""
+    """The critic takes the observation dict itself or wrapped as `{'obs': {...}}`."""
     return inputs['obs'] if 'obs' in inputs else inputs

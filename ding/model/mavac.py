@@ -1,4 +1,4 @@
-"""`MAVAC`: the multi-agent value-actor-critic network of MAPPO (DI-engine's name and arguments).
+"""`MAVAC`: the multi-agent value-actor-critic network of MAPPO.
 
 Input: the multi-agent observation dict `{agent_state [B, A, obs], global_state [B, g] or
 [B, A, g], action_mask [B, A, n]}` (ding/envs/petting_zoo_env.py). Each agent's actor sees its
@@ -10,7 +10,7 @@ training). Outputs keep the agent axis:
     compute_critic        -> {'value': [B, A]}
     compute_actor_critic  -> both
 
-`share_param=True` (DI-engine's behaviour) applies one actor and one critic to every agent;
+`share_param=True` (the default) applies one actor and one critic to every agent;
 `share_param=False` gives each agent its own weights, held as one batched tensor per layer so
 all agents still run in a single matmul.
 """
@@ -84,9 +84,9 @@ class MAVAC(nn.Module):
         act = activation if activation is not None else nn.ReLU()
         action_dim = flat_dim(action_shape)
         A, share = self.agent_num, self.share_param
-        if encoder is not None:  # DI-engine: (actor encoder, critic encoder), outputs of the head sizes
+        if encoder is not None:  # (actor encoder, critic encoder), outputs of the head sizes
             self.actor_encoder, self.critic_encoder = encoder
-        else:  # one layer into each head, as DI-engine's MAVAC
+        else:  # one layer into each head
             self.actor_encoder = agent_mlp(A, share, [flat_dim(agent_obs_shape), actor_head_hidden_size], act, True)
             self.critic_encoder = agent_mlp(A, share, [self.global_obs_dim, critic_head_hidden_size], act, True)
         actor_dims = [actor_head_hidden_size] * (actor_head_layer_num + 1) + [action_dim]

@@ -4,7 +4,7 @@ A hybrid action is a discrete `action_type` k plus continuous `action_args` x in
 - the parameter network x(s) (`compute_continuous`) proposes the args: `{'action_args': [B, M]}`;
 - the Q network Q(s, x) (`compute_discrete`) values every action type given the state and the
   args: `{'logit': [B, K], 'action_args': [B, M]}`, from a dict `{'state', 'action_args'}`.
-Each network has its own encoder, so the two optimisers (DI-engine's `learning_rate_dis` /
+Each network has its own encoder, so the two optimisers (`learning_rate_dis` /
 `learning_rate_cont`) own disjoint parameters. `multi_pass=True` (MP-DQN, Bester et al. 2019)
 evaluates Q once per action type with only that type's args visible (the rest set to 0),
 so Q(s, k, .) does not depend on other types' args; `action_mask[k][m] = 1` says arg m
@@ -22,7 +22,7 @@ from ding.utils.registry import MODEL_REGISTRY
 
 
 def _size(value: Any, name: str) -> int:
-    """DI-engine writes sizes as 3 or (3, )."""
+    """A size written as 3 or (3, )."""
     if isinstance(value, (list, tuple)):
         if len(value) != 1:
             raise ValueError(f'PDQN: action_shape.{name} must be one size, got {value!r}')
@@ -34,8 +34,7 @@ def _size(value: Any, name: str) -> int:
 
 @MODEL_REGISTRY.register('pdqn')
 class PDQN(nn.Module):
-    """DI-engine's PDQN arguments; `action_shape` is a dict with `action_type_shape` (K) and
-    `action_args_shape` (M)."""
+    """`action_shape` is a dict with `action_type_shape` (K) and `action_args_shape` (M)."""
     mode = ['compute_discrete', 'compute_continuous']
 
     def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Mapping[str, Any],

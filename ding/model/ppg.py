@@ -5,7 +5,7 @@ head is PPG's *auxiliary* value head) plus a separate value network.
     compute_critic        -> {'value': [B]}                 the value network (trained every update)
     compute_actor_critic  -> {'logit', 'value': [B]}        the policy with its auxiliary value head
                                                             (distilled in the auxiliary phase)
-DI-engine's constructor arguments and attribute names (`actor_critic`, `aux_critic`).
+The two networks are the attributes `actor_critic` (the policy) and `aux_critic` (the value network).
 """
 from typing import Any, Dict, Optional, Sequence, Type, Union
 

@@ -49,7 +49,7 @@ class EnsembleMLP(nn.Module):
 
 
 def _unstack(q: torch.Tensor) -> Union[torch.Tensor, List[torch.Tensor]]:
-    """[k, B, ...] -> one tensor when k == 1, else DI-engine's list of k tensors."""
+    """[k, B, ...] -> one tensor when k == 1, else a list of k tensors."""
     return q[0] if q.shape[0] == 1 else list(q.unbind(0))
 
 

@@ -3,7 +3,7 @@ critic. The critic outputs, for (obs, action), a categorical distribution of the
 `n_atom` fixed values evenly spaced in [v_min, v_max]; Q(s, a) is its mean.
 
 `compute_critic({'obs', 'action'})` -> {'q_value': [B, 1], 'distribution': [B, 1, n_atom]}
-(DI-engine's shapes: one "action slot", so the C51 loss applies unchanged).
+(one "action slot", so the C51 loss applies unchanged).
 The critic is an `EnsembleMLP` of one member so `critic_dist(..., detach_weights=True)` can
 score the actor's action with the critic's weights cut from the graph (one backward per update,
 as in `QACPolicyBase`).

@@ -2,7 +2,7 @@
 `ensemble_num` Q critics, all evaluated by one batched matmul per layer (`EnsembleMLP`).
 
 `compute_actor(obs)` -> {'logit': [mu, sigma]}; `compute_critic({'obs', 'action'})` ->
-{'q_value': [ensemble_num, B]} (DI-engine's layout). `EDAC` is DI-engine's name for it.
+{'q_value': [ensemble_num, B]}. `EDAC` is another name for it.
 """
 from typing import Any, Dict, Optional, Type, Union
 

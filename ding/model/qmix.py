@@ -29,7 +29,7 @@ MIXERS = ('qmix', 'vdn', 'none')
 
 
 def mixer_name(mixer: Union[bool, str]) -> str:
-    """DI-engine's `mixer=True` is QMIX's mixing network, `False` the sum (VDN); or a name of MIXERS."""
+    """`mixer=True` is QMIX's mixing network, `False` the sum (VDN); or a name of MIXERS."""
     name = {True: 'qmix', False: 'vdn'}.get(mixer, mixer) if isinstance(mixer, bool) else mixer
     if name not in MIXERS:
         raise ValueError(f'mixer must be True (QMIX), False (VDN) or one of {MIXERS}, got {mixer!r}')
@@ -60,8 +60,8 @@ class Mixer(nn.Module):
 
 @MODEL_REGISTRY.register('qmix')
 class QMix(nn.Module):
-    """DI-engine's arguments; `lstm_type` must stay None (this agent network is feed-forward; DI-engine's
-    default GRU is RecurrentQMix, ding/model/qmix_recurrent.py)."""
+    """`lstm_type` must stay None: this agent network is feed-forward; the GRU one (`lstm_type='gru'`) is
+    RecurrentQMix, ding/model/qmix_recurrent.py."""
 
     def __init__(
             self,

@@ -1,15 +1,15 @@
-"""`RecurrentQMix`: QMIX / VDN with a GRU agent network, DI-engine's QMix with `lstm_type='gru'`,
+"""`RecurrentQMix`: QMIX / VDN with a GRU agent network (QMix's `lstm_type='gru'`),
 learned from replayed sequences (ding/policy/qmix_recurrent.py).
 
 The agent network is shared by the agents (as in the QMIX paper): an MLP encoder over
 `hidden_size_list`, a GRU cell of width `hidden_size_list[-1]`, a Q head. Every agent carries its
 own hidden state, so a state is [B, A, H]. The team value is mixed as in QMix
-(ding/model/qmix.py): QMIX's monotonic mixer (embedding `hidden_size_list[-1]`, DI-engine's
-choice), the sum (VDN) or none.
+(ding/model/qmix.py): QMIX's monotonic mixer (embedding `hidden_size_list[-1]`), the sum
+(VDN) or none.
 
-`forward(inputs, single_step=True, mix=False)`, DI-engine's protocol:
+`forward(inputs, single_step=True, mix=False)`:
 - inputs: `obs` (the multi-agent dict: agent_state, global_state, action_mask), `prev_state`
-  (packed [B, A, H]; None for fresh states; or DI-engine's list of B lists of A entries, each
+  (packed [B, A, H]; None for fresh states; or a list of B lists of A entries, each
   None or a tensor of H elements), optional `action`, and optional `reset` [T, B] bool (ours):
   zero a sample's state before step t, as the actor did when an episode ended inside a window;
 - `single_step=True`: agent_state [B, A, N] -> `logit` [B, A, n] (masked actions at a large
@@ -36,7 +36,7 @@ from ding.utils.registry import MODEL_REGISTRY
 
 @MODEL_REGISTRY.register('qmix_gru')
 class RecurrentQMix(nn.Module):
-    """DI-engine's QMix arguments (its default `lstm_type='gru'`; only the GRU is supported)."""
+    """QMix's arguments; `lstm_type` must be 'gru' (the default)."""
 
     def __init__(
             self,
@@ -53,7 +53,7 @@ class RecurrentQMix(nn.Module):
     ) -> None:
         super().__init__()
         if lstm_type != 'gru':
-            raise ValueError(f"RecurrentQMix: lstm_type must be 'gru' (DI-engine's default), got {lstm_type!r}; "
+            raise ValueError(f"RecurrentQMix: lstm_type must be 'gru' (the default), got {lstm_type!r}; "
                              f"a feed-forward agent network is QMix (lstm_type=None, collect.unroll_len=1)")
         self.agent_num, self.mixer = int(agent_num), mixer_name(mixer)
         act = as_activation_class(activation)
@@ -117,7 +117,7 @@ class RecurrentQMix(nn.Module):
     def _unpack(self, prev_state: Any, batch: int, device: Any) -> torch.Tensor:
         if prev_state is None:
             return self.zero_state(batch, device)
-        if not isinstance(prev_state, torch.Tensor):  # DI-engine's list of B lists of A states
+        if not isinstance(prev_state, torch.Tensor):  # a list of B lists of A states
             if len(prev_state) != batch or any(len(p) != self.agent_num for p in prev_state):
                 raise ValueError(f'RecurrentQMix: prev_state must be {batch} lists of {self.agent_num} states')
             prev_state = torch.stack([

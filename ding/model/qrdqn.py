@@ -39,7 +39,7 @@ class QRDQNHead(nn.Module):
 
 @MODEL_REGISTRY.register('qrdqn')
 class QRDQN(nn.Module):
-    """Encoder (MLP or conv) and a `QRDQNHead`; DI-engine's constructor arguments."""
+    """Encoder (MLP or conv) and a `QRDQNHead`."""
 
     def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
                  encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,

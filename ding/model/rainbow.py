@@ -43,7 +43,7 @@ class RainbowHead(nn.Module):
 
 @MODEL_REGISTRY.register('rainbowdqn')
 class RainbowDQN(nn.Module):
-    """Encoder (MLP or conv) and a `RainbowHead`; DI-engine's constructor arguments."""
+    """Encoder (MLP or conv) and a `RainbowHead`."""
 
     def __init__(self, obs_shape: Union[int, Sequence[int]], action_shape: Union[int, Sequence[int]],
                  encoder_hidden_size_list: Sequence[int] = (128, 128, 64), head_hidden_size: Optional[int] = None,

@@ -105,7 +105,7 @@ class VAC(nn.Module):
         self.share_encoder = share_encoder or encoder is not None
         self._user_encoder = encoder is not None
         if encoder is not None:
-            # DI-engine's convention: a user encoder (e.g. over dict observations, whose obs_shape
+            # A user encoder (e.g. over dict observations, whose obs_shape
             # is then a dict) is shared, and its output width is the heads' hidden size.
             self.actor_encoder = self.critic_encoder = encoder
             actor_feat, critic_feat = actor_head_hidden_size, critic_head_hidden_size

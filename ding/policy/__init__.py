@@ -1,11 +1,11 @@
 """Policies: one algorithm each, seen through learn / collect / eval modes."""
 from ding.utils.lazy import lazy_exports
 
-# DI-engine's names that build another class from a config switch (multi_agent, QMIX's unroll_len)
+# names that build another class from a config switch (multi_agent, QMIX's unroll_len)
 _SWITCHES = 'ding.compat.policy_switches'
 
 _EXPORTS = {
-    'Policy': 'ding.compat.policy',  # ours, plus DI-engine's protocol for user subclasses
+    'Policy': 'ding.compat.policy',  # ours, plus the `_process_transition` protocol for user subclasses
     'DQNPolicy': 'dqn',
     'C51Policy': 'c51',
     'QRDQNPolicy': 'qrdqn',

@@ -23,7 +23,7 @@ class ActingWeights:
         self._weights_version = 0
         self._modes: Dict[str, Any] = {}  # mode -> [model, version, dst tensors, src tensors]
         self._held_modes: set = set()  # acting modes kept at their version (see hold_acting_weights)
-        self._acting_models: Dict[str, torch.nn.Module] = {}  # set by a DI-engine `_init_collect/_init_eval`
+        self._acting_models: Dict[str, torch.nn.Module] = {}  # set by a subclass's `_init_collect/_init_eval`
 
     def acting_model(self, mode: str) -> torch.nn.Module:
         """The private copy of the model that `mode` acts with, refreshed to the newest weights."""
@@ -71,7 +71,7 @@ class ActingWeights:
 
     @_collect_model.setter
     def _collect_model(self, model: torch.nn.Module) -> None:
-        # DI-engine's `_init_collect` sets its own acting model (a wrapper sharing the learner's weights)
+        # a subclass's `_init_collect` sets its own acting model (a wrapper sharing the learner's weights)
         self._acting_models['collect'] = model
 
     @property

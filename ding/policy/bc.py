@@ -16,7 +16,7 @@ from ding.config.schema import positive, positive_int
 
 @POLICY_REGISTRY.register('bc')
 class BehaviourCloningPolicy(Policy):
-    """DI-engine's BC keys: `continuous`, `loss_type` ('l1_loss' / 'mse_loss', continuous only),
+    """BC's keys: `continuous`, `loss_type` ('l1_loss' / 'mse_loss', continuous only),
     `learn.optimizer` ('SGD' with `momentum`, or 'Adam'), `learn.weight_decay`,
     `learn.ce_label_smooth`, `learn.tanh_mask` (continuous: no gradient where the target
     action lies beyond tanh(+-1) and the prediction is already past it), `learn.lr_decay`

@@ -19,7 +19,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('c51')
 class C51Policy(DQNPolicy):
-    """DI-engine's C51 config keys and defaults (the rest inherited from DQNPolicy)."""
+    """C51's config keys and defaults (the rest inherited from DQNPolicy)."""
     graph_safe_update = True  # Rainbow's too; replay checked against eager updates on an H200 (2026-11-28)
     # model.v_min / v_max / n_atom default to -10 / 10 / 51 in C51DQN's constructor; they are not
     # listed here, as a non-empty model section would close it to the other constructor arguments

@@ -17,10 +17,10 @@ from ding.config.schema import positive_int
 
 @POLICY_REGISTRY.register('cql')
 class CQLPolicy(SACPolicy):
-    """DI-engine's CQL keys: `learn.min_q_weight` (the penalty's weight), `learn.num_actions`
+    """CQL's keys: `learn.min_q_weight` (the penalty's weight), `learn.num_actions`
     (uniform and policy samples per state), `learn.with_lagrange` / `learn.lagrange_thresh`
     (tune the weight so the penalty stays near the threshold), `learn.with_q_entropy` (the
-    entropy bonus in the TD target; off by default, as DI-engine)."""
+    entropy bonus in the TD target; off by default)."""
     graph_safe_update = False  # its own _forward_learn (the CQL penalty), not `_update_tensors`
     config = dict(
         type='cql',
@@ -30,7 +30,7 @@ class CQLPolicy(SACPolicy):
             update_per_collect=1,
             batch_size=256,
             train_epoch=positive_int(30000),  # serial_offline's budget: epochs over the dataset
-            log_space=True,  # the temperature is learned as log(alpha), as in DI-engine's default
+            log_space=True,  # the temperature is learned as log(alpha)
             num_actions=10,
             with_lagrange=False,
             lagrange_thresh=-1.0,

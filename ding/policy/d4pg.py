@@ -2,7 +2,7 @@
 support), n-step returns and prioritized replay. Acting is DDPG's (mu(s) plus Gaussian noise
 when collecting); only the learner differs.
 
-n-step: put `nstep_reward_enhancer(cfg)` before `data_pusher` (DI-engine's `d4pg.py` does);
+n-step: put `nstep_reward_enhancer(cfg)` before `data_pusher`;
 the batch then carries [B, n] rewards and the window's last next_obs / done.
 """
 from typing import Any, Dict, List
@@ -21,7 +21,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('d4pg')
 class D4PGPolicy(DDPGPolicy):
-    """DI-engine's keys and defaults: `model.{v_min, v_max, n_atom}` (-10, 10, 51), `nstep` 3,
+    """D4PG's keys and defaults: `model.{v_min, v_max, n_atom}` (-10, 10, 51), `nstep` 3,
     `priority` / `priority_IS_weight` True, `learn.{learning_rate_actor, learning_rate_critic,
     actor_update_freq, ignore_done, target_theta, discount_factor}`, `collect.noise_sigma`."""
     config = dict(

@@ -1,5 +1,5 @@
-"""`DiscreteCQLPolicy`: conservative Q-learning for discrete actions, on QR-DQN as DI-engine
-builds it: the quantile TD loss plus `learn.min_q_weight` x (logsumexp_a Q(s, a) - Q(s, a_data)),
+"""`DiscreteCQLPolicy`: conservative Q-learning for discrete actions, built on QR-DQN.
+The loss is the quantile TD loss plus `learn.min_q_weight` x (logsumexp_a Q(s, a) - Q(s, a_data)),
 Q being the mean over quantiles. Acting is QR-DQN's (greedy on the mean)."""
 from typing import Optional
 

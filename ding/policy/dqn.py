@@ -8,7 +8,7 @@ after every `target_update_freq`-th update (hard, the default: 100). Set it to 0
 The DQN family (C51, QR-DQN, IQN, Rainbow) subclasses this policy and replaces `_td_loss`
 (and the model): exploration, target nets, n-step, priorities and checkpoints are shared.
 
-Loss and optimiser: the squared TD error and Adam (DI-engine's), or `learn.td_loss='huber'` and
+Loss and optimiser: the squared TD error and Adam (the defaults), or `learn.td_loss='huber'` and
 `learn.optimizer='rmsprop'` (centered, `learn.rmsprop`): the Nature DQN's and the MinAtar paper's.
 
 Prioritized replay: with `priority=True` the learn output carries `'priority'` (|TD error|
@@ -55,7 +55,7 @@ class TDLoss(NamedTuple):
 
 @POLICY_REGISTRY.register('dqn')
 class DQNPolicy(GraphedLearnMixin, Policy):
-    """DI-engine's DQN config keys and behaviour; see the module docstring for the rules."""
+    """DQN's config keys and behaviour; see the module docstring for the rules."""
     graph_safe_update = True  # checked on an H200 for DQN, QR-DQN, IQN, C51, Rainbow; FQF, R2D2 say False
     config = dict(
         type='dqn',
@@ -71,9 +71,9 @@ class DQNPolicy(GraphedLearnMixin, Policy):
             grad_norm=None,  # clip the gradient's global L2 norm to this value; None -> no clipping
             ignore_done=False,  # treat every transition as non-terminal (bootstrap always)
             cuda_graph=False,  # replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
-            # the per-sample TD loss: 'squared' (DI-engine's) or 'huber' (the Nature DQN's, MinAtar's, SB3's)
+            # the per-sample TD loss: 'squared' (the default) or 'huber' (the Nature DQN's, MinAtar's, SB3's)
             td_loss=choice('squared', 'squared', 'huber'),
-            # 'adam' (DI-engine's) or 'rmsprop': the Nature DQN's and MinAtar's, with the settings below
+            # 'adam' (the default) or 'rmsprop': the Nature DQN's and MinAtar's, with the settings below
             optimizer=choice('adam', 'adam', 'rmsprop'),
             rmsprop=dict(alpha=prob(0.95), eps=positive(0.01), centered=True),  # read with optimizer='rmsprop'
         ),

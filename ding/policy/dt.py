@@ -9,7 +9,7 @@ gradient norm clipped to `clip_grad_norm_p`; the loss is `dt_action_loss`.
 eval: conditioned on a target return. Each env starts at R = rtg_target / rtg_scale; after
 each step R -= reward / rtg_scale, and the action comes from the last `context_len` steps of
 (R, s, a). The reward reaches the policy in the observation: wrap the evaluator's envs in
-`AllinObsWrapper` (obs = {'obs', 'reward'}), as DI-engine's dt.py does. `reset(env_ids)`
+`AllinObsWrapper` (obs = {'obs', 'reward'}). `reset(env_ids)`
 starts those envs' contexts over.
 """
 from typing import Any, Dict, List, Optional, Sequence

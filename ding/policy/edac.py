@@ -4,7 +4,7 @@ action-gradients so that a few members give the pessimism many would
 (`ensemble_gradient_diversity_loss`). Trained from a dataset (`offline_data_fetcher` +
 `trainer`); acting is SAC's.
 
-`learn.with_q_entropy` (False, as DI-engine) decides whether the soft term alpha * log pi
+`learn.with_q_entropy` (default False) decides whether the soft term alpha * log pi
 enters the critic's target; the actor and temperature losses are SAC's either way.
 """
 from typing import Any, Dict, List, Optional, Tuple

@@ -5,8 +5,8 @@ the fraction sizes.
 
 The two losses train disjoint parameters (see `ding/model/fqf.py`), so one backward of their
 sum and one Adam with two parameter groups (`learning_rate_fraction` for the fraction
-network, `learning_rate_quantile` for the rest) make both updates. DI-engine uses RMSprop for
-the fraction network; Adam is used for both here.
+network, `learning_rate_quantile` for the rest) make both updates (Adam for
+the fraction network too, not RMSprop).
 """
 from typing import List, Optional
 
@@ -22,7 +22,7 @@ from ding.config.schema import positive
 
 @POLICY_REGISTRY.register('fqf')
 class FQFPolicy(DQNPolicy):
-    """DI-engine's FQF config keys and defaults (the rest inherited from DQNPolicy)."""
+    """FQF's config keys and defaults (the rest inherited from DQNPolicy)."""
     # its update reads no host value (test_cuda_graph.py), but its capture has not been checked on a GPU
     graph_safe_update = False
     config = dict(

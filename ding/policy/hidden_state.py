@@ -3,9 +3,9 @@
 `HiddenStateTable` holds one packed state row per env id (DRQN's [2, H] (h, c); any fixed
 shape works); a forward reads the rows of the envs it acts for and writes their next states
 back, and `reset(env_ids)` zeroes rows when those envs' episodes end (the collectors and the
-evaluator call `policy.reset(ended_env_ids)`), as DI-engine's hidden-state model wrapper does.
+evaluator call `policy.reset(ended_env_ids)`).
 
-The acting modes of a recurrent policy pass the env ids of DI-engine's `{env_id: obs}` form
+The acting modes of a recurrent policy pass the env ids of the `{env_id: obs}` form
 on to `forward_batch(obs, env_id=...)`; the stacked form without ids means "all envs, in id
 order". `collect_mode.state_dict()` carries the table, so a resumed run continues its
 in-flight episodes with the states the actor had.
@@ -92,7 +92,7 @@ class HiddenStateTable:
 
 
 def _forward_with_env_ids(mode: Any, data: Any, **kwargs: Any) -> Any:
-    """DI-engine's `{env_id: obs}` form with the ids passed on, so each env keeps its own state."""
+    """The `{env_id: obs}` form with the ids passed on, so each env keeps its own state."""
     if isinstance(data, Mapping) and not isinstance(data, Batch):
         env_ids = list(data.keys())
         return _split_by_env(env_ids, mode.forward_batch(stack_env_obs(data, env_ids), env_id=env_ids, **kwargs))

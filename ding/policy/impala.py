@@ -8,19 +8,19 @@ The data path is R2D2's (ding/policy/r2d2.py):
   `logit_sigma` for continuous ones), so the learner can form pi(a|x) / mu(a|x);
 - replay: the buffer keeps transitions in push order; the fetcher samples windows of
   `collect.unroll_len` consecutive rows of one env (`ding/data/buffer/sequence_sampling.py`,
-  `data_pusher(..., group_by_env=True)`); `compile_config` copies `policy.unroll_len` there, as
-  DI-engine's does, and the collector then gathers `n_sample * unroll_len` steps per call;
+  `data_pusher(..., group_by_env=True)`); `compile_config` copies `policy.unroll_len` there,
+  and the collector then gathers `n_sample * unroll_len` steps per call;
 - learning: the VAC model (`ding/model/vac.py`) scores each window's observations (values with
   gradient) and next observations (bootstrap values, no gradient); V-trace gives value targets
   and policy-gradient advantages. A window that runs over an episode end is handled there: no
   bootstrap after a terminal step, the final observation's value after a truncated one, and the
-  trace is cut so a new episode's returns do not flow into the old one (DI-engine instead masks
-  the step after a done).
+  trace is cut so a new episode's returns do not flow into the old one (rather than
+  only masking the step after a done).
 
 A random warm-up (`StepCollector(..., random_collect_size=N)`) replaces the sampled action but
 keeps the stored logit of the (initially near-uniform) policy: its importance ratios are
 approximate, and clipped like all others.
-Config keys and defaults are DI-engine's. Prioritized sequence replay is not built (see
+Prioritized sequence replay is not built (see
 ding/policy/r2d2.py), so `priority` stays False.
 """
 from typing import Any, Dict, List
@@ -48,8 +48,8 @@ class IMPALAPolicy(Policy):
         priority_IS_weight=False,
         action_space='discrete',  # 'discrete' or 'continuous'
         unroll_len=positive_int(32),  # steps per learned trajectory (copied to collect.unroll_len by compile_config)
-        transition_with_policy_data=True,  # DI-engine's default, kept for DI-engine programs that read it
-        random_collect_size=0,  # random warm-up steps (DI-engine's lunarlander config sets it)
+        transition_with_policy_data=True,  # not read here; kept for programs that read it
+        random_collect_size=0,  # random warm-up steps
         learn=dict(
             update_per_collect=4,
             batch_size=16,  # trajectories per update

@@ -17,7 +17,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('iqn')
 class IQNPolicy(DQNPolicy):
-    """DI-engine's IQN config keys and defaults (the rest inherited from DQNPolicy)."""
+    """IQN's config keys and defaults (the rest inherited from DQNPolicy)."""
     config = dict(
         type='iqn',
         learn=dict(kappa=1.0),  # Huber threshold of the quantile loss

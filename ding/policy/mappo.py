@@ -7,12 +7,12 @@ per-agent column keeps the agent axis: collected `action`, `logp`, `value` are `
 `gae_estimator` computes `adv` and `return` per agent (`[T, B, A]` in time-major terms) from the
 shared team reward; the PPO loss (ding/rl_utils/ppo.py) averages over rows and agents.
 
-`learn.value_norm` (DI-engine's key, on by default as in its MAPPO configs): the critic learns
+`learn.value_norm` (on by default): the critic learns
 returns normalised by running statistics; collected values are de-normalised, so GAE works in
 reward units.
 
-DI-engine builds this as `PPOPolicy(cfg)` with `cfg.multi_agent=True` (ding/example/mappo.py);
-its `PPOPolicy` (ding/compat/policy_switches.py) hands such a config to this class.
+`PPOPolicy(cfg)` with `cfg.multi_agent=True` builds this class: the exported `PPOPolicy`
+(ding/compat/policy_switches.py) hands such a config to it.
 """
 from typing import Any, Dict, List
 

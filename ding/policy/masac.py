@@ -6,8 +6,8 @@ the agent axis is folded into the batch (`[B, A] -> [B * A]`, the team's reward 
 by the agents), so the losses are exactly discrete SAC's (ding/rl_utils/sac.py); masked actions
 have probability 0 in the actor's exact expectations.
 
-DI-engine builds this as `SACDiscretePolicy(cfg)` with `cfg.multi_agent=True`
-(ding/example/masac.py); that class (ding/compat/policy_switches.py) hands such a config to this one.
+`SACDiscretePolicy(cfg)` with `cfg.multi_agent=True` builds this class: the exported
+`SACDiscretePolicy` (ding/compat/policy_switches.py) hands such a config to this one.
 """
 import math
 from typing import Any, Dict, List

@@ -1,17 +1,17 @@
-"""`PDQNPolicy`: P-DQN (Xiong et al. 2018) for hybrid actions, DI-engine's `pdqn`.
+"""`PDQNPolicy`: P-DQN (Xiong et al. 2018) for hybrid actions, registered as `pdqn`.
 
 An action is `{'action_type': int k, 'action_args': float [M] in [-1, 1]}` (the env scales the args).
 The `PDQN` model has a parameter network x(s) and a Q network Q(s, ., x); the loss is
 `ding/rl_utils/pdqn.py`.
 
-learn: DI-engine's schedule. Update 1 trains both halves; after it, within each cycle of
+learn: update 1 trains both halves; after it, within each cycle of
   `learn.update_circle` updates, the first half trains Q (Q-learning, double DQN, n-step targets,
   soft target update with `learn.target_theta`) and the second half trains x(s) to climb
   sum_k Q(s, k, x(s)). Q and x have their own Adam (`learning_rate_dis`, `learning_rate_cont`).
 collect: x(s) plus Gaussian noise `collect.noise_sigma`, clipped to [-1, 1]; the type is epsilon-greedy
   on Q(s, ., x) with `collect_kwargs['eps']` from `eps_greedy_handler`; with probability eps (drawn
-  apart) the type is uniform and the args are uniform in [-1, 1]. (DI-engine samples the type from
-  softmax(Q) when not exploring; we act greedily there, as our DQN does.)
+  apart) the type is uniform and the args are uniform in [-1, 1]. (When not exploring the type is
+  greedy, as in DQN, rather than sampled from softmax(Q).)
 eval: argmax_k Q(s, k, x(s)) with x(s).
 """
 import copy
@@ -34,7 +34,7 @@ from ding.config.schema import positive, positive_int, prob
 
 @POLICY_REGISTRY.register('pdqn')
 class PDQNPolicy(Policy):
-    """DI-engine's PDQN config keys and defaults; the module docstring has the rules."""
+    """PDQN's config keys and defaults; the module docstring has the rules."""
     config = dict(
         type='pdqn',
         cuda=False,
@@ -84,7 +84,7 @@ class PDQNPolicy(Policy):
         self._train_cnt = 0
 
     def _phases(self) -> tuple:
-        """(train Q, train args) for this update, DI-engine's alternation."""
+        """(train Q, train args) for this update, by the schedule in the module docstring."""
         if self._train_cnt == 1:
             return True, True
         circle = int(self._cfg.learn.update_circle)
@@ -140,7 +140,7 @@ class PDQNPolicy(Policy):
         if cfg.priority:
             if loss.td_error_abs is None:  # an args-only update leaves the priorities as they are
                 raise ValueError('PDQNPolicy: priority=True needs a TD error every update; '
-                                 'DI-engine alternates Q and args updates, so priorities are not supported')
+                                 'P-DQN alternates Q and args updates, so priorities are not supported')
             out['priority'] = loss.td_error_abs.cpu().numpy()
         return out
 

@@ -90,7 +90,7 @@ class RandomPolicy:
 
 def get_random_policy(cfg: Optional[Mapping], policy: Any, env: Any) -> RandomPolicy:
     """A random policy with `policy`'s collect-mode interface (`policy` is a Policy or its
-    collect mode), sampling `env.action_space`. `cfg` is accepted for DI-engine's signature."""
+    collect mode), sampling `env.action_space`. `cfg` is part of the signature and is not read."""
     collect_mode = policy.collect_mode if isinstance(policy, Policy) else policy
     return RandomPolicy(collect_mode, env.action_space)
 

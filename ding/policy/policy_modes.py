@@ -1,6 +1,6 @@
 """The three faces of a `Policy` (ding/policy/policy.py): `learn_mode`, `collect_mode` and
 `eval_mode`. Each is a thin view over the policy: the learner's update under the weights lock,
-and acting on a stacked observation batch (`forward_batch`, the hot path) with DI-engine's
+and acting on a stacked observation batch (`forward_batch`, the hot path) with the
 `{env_id: obs}` form as an adapter around it."""
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -25,7 +25,7 @@ def _to_numpy(out: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def stack_env_obs(data: Mapping[Any, Any], env_ids: List[Any]) -> Any:
-    """DI-engine's `{env_id: obs}` as one batch in `env_ids` order (dict observations: a Batch)."""
+    """An `{env_id: obs}` dict as one batch in `env_ids` order (dict observations: a Batch)."""
     first = data[env_ids[0]]
     if isinstance(first, Mapping):
         return Batch.from_rows([data[i] for i in env_ids])
@@ -39,8 +39,8 @@ def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[
 
 
 def _load_acting_weights(policy: 'Policy', state: Mapping[str, Any]) -> None:
-    """DI-engine's collect/eval `load_state_dict`: a checkpoint's `model` weights become the
-    policy's (e.g. DI-engine's collect_demo_data.py acting with a trained SAC's final.pth.tar)."""
+    """Collect/eval `load_state_dict`: a checkpoint's `model` weights become the
+    policy's (e.g. a demo-collecting program acting with a trained SAC's final.pth.tar)."""
     if not state:  # what this mode's own state_dict() gives: nothing to load
         return
     if 'model' not in state:
@@ -136,7 +136,7 @@ class _ActingMode(_Mode):
             return _to_numpy(self._forward_batch(self._policy.to_tensor(obs), **kwargs))
 
     def forward(self, data: Any, **kwargs: Any) -> Any:
-        """DI-engine form: `{env_id: obs}` -> `{env_id: {'action': ..., ...}}`.
+        """Per-env form: `{env_id: obs}` -> `{env_id: {'action': ..., ...}}`.
         A stacked array or Batch goes straight to `forward_batch`."""
         if isinstance(data, Mapping) and not isinstance(data, Batch):
             env_ids = list(data.keys())

@@ -1,5 +1,4 @@
-"""`PPGOffPolicy`: Phasic Policy Gradient (Cobbe et al. 2021) fed from replay buffers, as
-DI-engine's `ding/example/ppg_offpolicy.py` runs it.
+"""`PPGOffPolicy`: Phasic Policy Gradient (Cobbe et al. 2021) fed from replay buffers.
 
 The learner's batch is `{'policy': Batch, 'value': Batch}` (an `OffPolicyLearner` over a dict of
 two buffer views; `gae_estimator(cfg, policy.collect_mode, buffer_)` fills the buffer with `adv`,
@@ -12,7 +11,7 @@ two buffer views; `gae_estimator(cfg, policy.collect_mode, buffer_)` fills the b
   value head while a KL term (`aux_bc_weight`) holds the policy still (`ppg_joint_loss`), and
   training the value network again.
 Collecting samples from the policy and stores the *value network's* value (the paper's choice
-for advantages; DI-engine stores the auxiliary head's).
+for advantages, not the auxiliary head's).
 """
 from typing import Any, Dict, List
 
@@ -39,7 +38,7 @@ class PPGOffPolicy(OnPolicyBase):
         on_policy=False,
         priority=False,
         priority_IS_weight=False,
-        transition_with_policy_data=True,  # DI-engine's default, kept for DI-engine programs that read it
+        transition_with_policy_data=True,  # not read here; kept for programs that read it
         learn=dict(
             update_per_collect=5,
             batch_size=64,
@@ -47,7 +46,7 @@ class PPGOffPolicy(OnPolicyBase):
             value_weight=0.5,
             entropy_weight=0.01,
             clip_ratio=non_negative(0.2),
-            value_clip=True,  # clip value updates around the stored value (DI-engine always does)
+            value_clip=True,  # clip value updates around the stored value
             adv_norm=False,
             aux_freq=positive_int(5),  # an auxiliary phase every this many updates
             aux_train_epoch=positive_int(6),  # passes over the stored value batches per auxiliary phase

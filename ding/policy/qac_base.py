@@ -24,7 +24,7 @@ class QACPolicyBase(GraphedLearnMixin, Policy):
     config = dict(
         random_collect_size=0,
         # cuda_graph: replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
-        # ignore_done: bootstrap through every episode end (DI-engine's key for time-limited envs)
+        # ignore_done: bootstrap through every episode end (for time-limited envs)
         learn=dict(target_theta=prob(0.005), discount_factor=prob(0.99), ignore_done=False, cuda_graph=False),
         collect=dict(n_sample=1),
         eval=dict(evaluator=dict(eval_freq=5000)),

@@ -4,13 +4,13 @@ The DQN machinery is reused (ding/policy/dqn.py: optimiser, target network, chec
 epsilon-greedy collection through `eps_greedy_handler`); what differs is the loss
 (`mixing_td_loss` in ding/rl_utils/mixing.py, on the value the model mixes from the agents'
 values) and acting per agent under the action mask. Transitions are single steps (unroll_len
-1): the agent network is feed-forward. DI-engine's `QMIXPolicy(cfg)` with `collect.unroll_len > 1`
+1): the agent network is feed-forward. The exported `QMIXPolicy(cfg)` with `collect.unroll_len > 1`
 builds the recurrent variant instead (ding/compat/policy_switches.py, ding/policy/qmix_recurrent.py).
 
-Config keys as DI-engine's: `learn.target_update_theta` (soft target update after every
+Config keys: `learn.target_update_theta` (soft target update after every
 update), `learn.discount_factor`, `learn.double_q` (bootstrap actions chosen by the online
-network), `learn.clip_value` (gradient norm clip). The optimiser is DI-engine's too: RMSprop
-(alpha 0.99, eps 1e-5, weight decay 1e-5), so that a learning rate tuned there means the same here.
+network), `learn.clip_value` (gradient norm clip). The optimiser is RMSprop
+(alpha 0.99, eps 1e-5, weight decay 1e-5), the one QMIX configs' learning rates are tuned for.
 """
 from typing import Any, Dict, Optional
 
@@ -49,7 +49,7 @@ class QMIXPolicy(DQNPolicy):
             target_update_theta=prob(0.008),
             discount_factor=prob(0.99),
             double_q=False,
-            target_update_freq=0,  # soft updates with target_update_theta (DI-engine's QMIX rule)
+            target_update_freq=0,  # soft updates with target_update_theta instead of hard copies
         ),
         collect=dict(unroll_len=1),
         other=dict(eps=dict(type='exp', start=1.0, end=0.05, decay=50000), replay_buffer=dict(
@@ -71,7 +71,7 @@ class QMIXPolicy(DQNPolicy):
         theta = float(self._cfg.learn.target_update_theta)
         if not 0 < theta <= 1:
             raise ValueError(f'{type(self).__name__}: learn.target_update_theta must be in (0, 1], got {theta}')
-        self._cfg.learn.grad_norm = self._cfg.learn.clip_value  # DI-engine's name for DQN's gradient-norm clip
+        self._cfg.learn.grad_norm = self._cfg.learn.clip_value  # this policy's key for DQN's gradient-norm clip
         super()._init_learn()
 
     def _td_loss(self, data: Batch, reward: torch.Tensor, done: torch.Tensor,

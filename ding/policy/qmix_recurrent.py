@@ -1,6 +1,6 @@
-"""Recurrent `QMIXPolicy` / `VDNPolicy` (DI-engine's QMIX): a GRU agent network learning from
-replayed sequences. DI-engine's `QMIXPolicy(cfg)` builds it when `collect.unroll_len > 1` (its
-configs; ding/compat/policy_switches.py), the feed-forward policy when `unroll_len=1`.
+"""Recurrent `QMIXPolicy` / `VDNPolicy`: a GRU agent network learning from
+replayed sequences. The exported `QMIXPolicy(cfg)` builds it when `collect.unroll_len > 1`
+(ding/compat/policy_switches.py), the feed-forward policy when `unroll_len=1`.
 
 The data path is R2D2's (ding/policy/r2d2.py), with an agent axis:
 - acting: each env's GRU states [A, H] live in the policy (`HiddenStateTable`,
@@ -10,14 +10,14 @@ The data path is R2D2's (ding/policy/r2d2.py), with an agent axis:
   (ding/data/buffer/sequence_sampling.py): columns [B, T, A, ...]; a window starts from its
   stored `prev_state[:, 0]`, and where it runs over an episode end the state is zeroed, as the
   actor did;
-- learning: the first `burnin_step` steps (ours, R2D2's key; DI-engine's QMIX has none: 0) only
+- learning: the first `burnin_step` steps (R2D2's key; default 0) only
   warm the online state. Each later row t has the 1-step target
   r_t + gamma (1 - done_t) Q_tot^-(next_obs_t), where the bootstrap runs one GRU step from the
   state after obs_t, so a time-limit end still bootstraps from its own next observation. The loss
   is `mixing_td_loss` (ding/rl_utils/mixing.py) over the [B, T] rows.
 
-DI-engine's keys and defaults as the feed-forward policy's, with `collect.unroll_len=10`
-(DI-engine's default), `collect.env_num` / `eval.env_num` (the size of the state tables).
+Keys and defaults as the feed-forward policy's, with `collect.unroll_len=10`
+(the default), `collect.env_num` / `eval.env_num` (the size of the state tables).
 """
 from typing import Any, Dict, List, Optional
 
@@ -31,7 +31,7 @@ from ding.policy.qmix import QMIXPolicy, masked_epsilon_greedy
 from ding.rl_utils.mixing import mixing_td_loss
 from ding.rl_utils.r2d2 import sequence_priority
 
-RECURRENT_DEFAULT_UNROLL_LEN = 10  # DI-engine's QMIXPolicy default
+RECURRENT_DEFAULT_UNROLL_LEN = 10  # collect.unroll_len default: a QMIX config without one builds this class
 OBS_KEYS = ('agent_state', 'global_state', 'action_mask')
 
 

@@ -16,7 +16,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('qrdqn')
 class QRDQNPolicy(DQNPolicy):
-    """DI-engine's QRDQN config keys and defaults (the rest inherited from DQNPolicy)."""
+    """QR-DQN's config keys and defaults (the rest inherited from DQNPolicy)."""
     config = dict(
         type='qrdqn',
         learn=dict(kappa=1.0),  # Huber threshold of the quantile loss

@@ -16,9 +16,9 @@ The data path (docs of each piece in its file):
   an episode end resets the state there, as the actor did; rows whose target the window cannot
   give are masked (`ding/rl_utils/r2d2.py`).
 
-Config keys and defaults are DI-engine's (`burnin_step`, `learn_unroll_len`, `nstep`,
-`learn.value_rescale`, `learn.target_update_theta`, ...); `collect.unroll_len`, the sampled
-window length, is `burnin_step + learn_unroll_len` in DI-engine's configs (default 100); the
+Config keys: `burnin_step`, `learn_unroll_len`, `nstep`,
+`learn.value_rescale`, `learn.target_update_theta`, ...; `collect.unroll_len`, the sampled
+window length, is usually `burnin_step + learn_unroll_len` (default 100); the
 learner takes any window longer than the burn-in and learns from the steps after it.
 Priorities: with `priority=True` the learn output carries each sequence's
 0.9 * max + 0.1 * mean |TD|, and `priority_IS_weight` weights sequences by the `priority_IS`
@@ -44,7 +44,7 @@ from ding.config.schema import prob
 
 @POLICY_REGISTRY.register('r2d2')
 class R2D2Policy(RecurrentActing, DQNPolicy):
-    """DI-engine's R2D2 config keys and defaults; see the module docstring for the data path."""
+    """R2D2's config keys and defaults; see the module docstring for the data path."""
     graph_safe_update = False  # not captured by learn.cuda_graph: sequence masks and burn-in read host values
     config = dict(
         type='r2d2',

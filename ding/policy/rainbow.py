@@ -4,7 +4,7 @@ of noisy layers (`RainbowDQN`).
 
 Noise: the learner's model is in training mode, so each forward draws fresh weight noise; the
 target net and the acting copies are in eval mode and use the noise-free mean weights (the
-acting copies explore through eps-greedy, as DI-engine's Rainbow collects with its noise off).
+acting copies explore through eps-greedy, with the noise off).
 With `priority_IS_weight=True` (the default) the replay buffer must be prioritized
 (`PriorityExperienceReplay`, which adds the `priority_IS` column).
 """
@@ -17,7 +17,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('rainbow')
 class RainbowDQNPolicy(C51Policy):
-    """DI-engine's Rainbow config keys and defaults."""
+    """Rainbow's config keys and defaults."""
     config = dict(
         type='rainbow',
         priority=True,

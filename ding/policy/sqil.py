@@ -1,5 +1,5 @@
 """SQIL, soft Q imitation learning (Reddy et al. 2019): `SQILPolicy` (discrete, soft Q) and
-`SQILSACPolicy` (continuous, SAC), DI-engine's `sqil` and `sqil_sac`.
+`SQILSACPolicy` (continuous, SAC), registered as `sqil` and `sqil_sac`.
 
 SQIL changes the data, not the loss. Demonstrations are stored with reward 1 and the agent's
 own transitions with reward 0 (`sqil_data_pusher(cfg, buffer_, expert=True/False)`), and every
@@ -12,10 +12,9 @@ the expert visits and to do there what the expert does.
 read from a file of demonstrations (`policy.collect.data_path`, ding/data/demonstrations.py).
 
 What these classes add to SQL / SAC is the check that a batch is such a mix (an odd batch fails
-before any update) and the mean |TD error| of each half (`agent_td_error`, `expert_td_error`,
-DI-engine's SQILSAC monitors), to show how the critic fits each kind of data. DI-engine 0.5.3 has
-no SQILPolicy class (its `ding/example/sqil.py` trains with `SQLPolicy`, which works here too);
-`SQILSACPolicy` and its `sqil_sac` type are DI-engine's names.
+before any update) and the mean |TD error| of each half (`agent_td_error`,
+`expert_td_error`), to show how the critic fits each kind of data. `SQLPolicy` on the same
+mixed batches also trains SQIL, without the check and the split monitors.
 """
 from typing import Any, Dict, List, Optional
 
@@ -54,7 +53,7 @@ class SQILPolicy(SQLPolicy):
     config = dict(
         type='sqil',
         collect=dict(
-            # the expert checkpoint DI-engine's sqil.py loads into its demonstrator (read by that program)
+            # an expert checkpoint that a training program loads into its demonstrator (not read here)
             model_path=None,
             # the demonstrations file `ding train` loads as the expert buffer (ding/entry/pipeline.py)
             data_path=None,

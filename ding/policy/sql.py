@@ -1,8 +1,8 @@
-"""`SQLPolicy`: soft Q-learning on discrete actions (Haarnoja et al. 2017), DI-engine's `sql`.
+"""`SQLPolicy`: soft Q-learning on discrete actions (Haarnoja et al. 2017), registered as `sql`.
 
 The Q-network is DQN's; what changes is the target and the acting. The target bootstraps from
 the soft value alpha * logsumexp(Q_target(s') / alpha) instead of max Q (`ding/rl_utils/sql.py`),
-and collection samples actions from softmax(Q / alpha), with DI-engine's epsilon on top
+and collection samples actions from softmax(Q / alpha), with epsilon-greedy on top
 (`collect_kwargs['eps']` from `eps_greedy_handler`). Evaluation is greedy. `learn.alpha` is the
 temperature: larger means more entropy in both the policy and the values.
 
@@ -21,7 +21,7 @@ from ding.utils.registry import POLICY_REGISTRY
 
 @POLICY_REGISTRY.register('sql')
 class SQLPolicy(DQNPolicy):
-    """DI-engine's SQL config keys and defaults (the rest inherited from DQNPolicy)."""
+    """SQL's config keys and defaults (the rest inherited from DQNPolicy)."""
     graph_safe_update = True  # replay checked against eager updates on an H200 (tests/policy/test_cuda_graph.py)
     config = dict(
         type='sql',

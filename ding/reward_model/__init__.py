@@ -1,4 +1,4 @@
-"""Reward models (DI-engine's `ding.reward_model`): they rewrite or add to the reward of the
+"""Reward models: they rewrite or add to the reward of the
 transitions a learner trains on. Hindsight relabelling (`HerRewardModel`) and exploration
 bonuses (`RndRewardModel`, `ICMRewardModel`), imitation (`GailRewardModel`, `TrexRewardModel`); see
 base_reward_model.py for the interface."""

@@ -1,4 +1,4 @@
-"""`BaseRewardModel`: what a reward model offers a pipeline (DI-engine's interface).
+"""`BaseRewardModel`: what a reward model offers a pipeline.
 
 - `collect_data(data)`: keep freshly collected transitions to train on;
 - `train()`: update the model on what it has kept;
@@ -46,7 +46,7 @@ class BaseRewardModel(ABC):
 
     def reward_deepcopy(self, train_data: Any) -> Any:
         """A list of the transitions whose reward is a private copy, so rewriting it leaves the
-        replay buffer's rows as they were (DI-engine's helper for list-of-dict data)."""
+        replay buffer's rows as they were (a helper for list-of-dict data)."""
         return [{k: (copy.deepcopy(v) if k == 'reward' else v) for k, v in dict(row).items()} for row in train_data]
 
     def state_dict(self) -> Dict[str, Any]:
@@ -76,7 +76,7 @@ def get_reward_model_cls(cfg: Any) -> type:
 
 def create_reward_model(cfg: Any, device: str = 'cpu', tb_logger: Any = None) -> BaseRewardModel:
     """Build the reward model `cfg.type` (or `cfg.reward_model.type`) names from that config.
-    Models with `takes_whole_config` (T-REX, as in DI-engine) get the whole config, the others
+    Models with `takes_whole_config` (T-REX) get the whole config, the others
     its `reward_model` part."""
     whole = EasyDict(copy.deepcopy(dict(cfg)))
     cfg = EasyDict(whole.reward_model) if 'reward_model' in whole else whole

@@ -1,4 +1,4 @@
-"""`GailRewardModel`: generative adversarial imitation learning's reward (DI-engine's `gail`).
+"""`GailRewardModel`: generative adversarial imitation learning's reward (type `gail`).
 
 A discriminator D(s, a) (one tanh hidden layer, sigmoid output) learns to tell the agent's
 state-action pairs (collected with `collect_data`) from the expert's (loaded once), and
@@ -6,7 +6,7 @@ state-action pairs (collected with `collect_data`) from the expert's (loaded onc
 A pair is the flattened observation followed by the action as float(s), so `input_size` is
 obs_dim + action_dim (5 on CartPole: 4 + one discrete action).
 
-The expert's transitions come from `<data_path>/expert_data.pkl` (DI-engine's file: a pickled
+The expert's transitions come from `<data_path>/expert_data.pkl` (a pickled
 list of transitions with `obs` and `action`; a dict of columns or a Batch also do), or are handed
 to `load_expert_data(data)`. In a pipeline: `trainer(cfg, reward_model)` after the collector keeps
 and trains on the agent's pairs; `OffPolicyLearner(..., reward_model=...)` rewrites each batch.
@@ -44,17 +44,17 @@ class GailDiscriminator(torch.nn.Module):
 
 @REWARD_MODEL_REGISTRY.register('gail')
 class GailRewardModel(BaseRewardModel):
-    """`GailRewardModel(config, device='cpu', tb_logger=None)` with DI-engine's config keys."""
+    """`GailRewardModel(config, device='cpu', tb_logger=None)`; `config` holds its keys and defaults."""
     config = dict(
         type='gail',
         learning_rate=1e-3,
         update_per_collect=100,  # discriminator updates per train() call
         batch_size=64,  # agent pairs and as many expert pairs per update
         input_size=4,  # obs_dim + action_dim
-        target_new_data_count=64,  # DI-engine's pipeline: new agent transitions between trainings
+        target_new_data_count=64,  # not read by ding: new agent transitions between trainings
         hidden_size=128,
-        collect_count=100000,  # DI-engine's pipeline: expert transitions to collect for expert_data.pkl
-        clear_buffer_per_iters=1,  # DI-engine's pipeline: trainings between clear_data() calls
+        collect_count=100000,  # not read by ding: expert transitions to collect for expert_data.pkl
+        clear_buffer_per_iters=1,  # reward_model_trainer clears the kept data every N train() calls
         data_path=None,  # folder of expert_data.pkl; None: call load_expert_data(data) before train()
     )
 
@@ -137,6 +137,6 @@ class GailRewardModel(BaseRewardModel):
         return {'model': self.reward_model.state_dict(), 'optimizer': self.opt.state_dict()}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        self.reward_model.load_state_dict(state['model'])  # DI-engine's checkpoint holds 'model' alone
+        self.reward_model.load_state_dict(state['model'])  # a checkpoint may hold 'model' alone
         if 'optimizer' in state:
             self.opt.load_state_dict(state['optimizer'])

@@ -6,8 +6,8 @@ them as if that had been the goal. With a sparse goal reward (bit flipping) that
 that never succeed into a learning signal.
 
 Observations are `[observation, desired goal]` concatenated in halves, and the goal a state
-achieves is its observation half (DI-engine's default split; pass `split_func`, `merge_func`
-and `goal_reward_func` for anything else). Config, as DI-engine's `cfg.policy.other.her`:
+achieves is its observation half (the default split; pass `split_func`, `merge_func`
+and `goal_reward_func` for anything else). Config, `cfg.policy.other.her`:
 - `her_strategy`: where the new goal comes from, relative to transition t of an episode of T:
   'future' (next_obs of a step in [t, T)), 'final' (next_obs of the last step), 'episode'
   (next_obs of any step);
@@ -15,7 +15,7 @@ and `goal_reward_func` for anything else). Config, as DI-engine's `cfg.policy.ot
 - `episode_size`: episodes per learner batch (None: `policy.learn.batch_size`);
 - `sample_per_episode`: transitions drawn from each episode (None: all of them).
 So a learner batch holds `episode_size * sample_per_episode * her_replay_k` transitions.
-- `done_on_goal` (ours, default False as DI-engine): the env ends an episode when its goal is
+- `done_on_goal` (ours, default False): the env ends an episode when its goal is
   reached (bit flipping does), so a relabelled transition is terminal exactly when it reaches
   its new goal; with False the original `done` is kept.
 """
@@ -62,7 +62,7 @@ class HerRewardModel:
 
         Returns `her_replay_k` Batches of the chosen transitions, each with new `obs`, `next_obs`
         and `reward`, every other field copied. With the three functions left None this runs on
-        whole columns; otherwise row by row with DI-engine's signatures: `split_func(x) -> (obs,
+        whole columns; otherwise row by row with these signatures: `split_func(x) -> (obs,
         desired_goal, achieved_goal)`, `merge_func(obs, goal) -> x`, `goal_reward_func(achieved,
         desired) -> reward`."""
         batch = _as_numpy_batch(episode)
@@ -129,7 +129,7 @@ class HerRewardModel:
         out = []
         for row, goal_step in zip(rows.tolist(), goal_steps.tolist()):
             transition = batch[row].to_dict()
-            # torch tensors, as DI-engine hands them to these functions
+            # these functions take torch tensors
             obs, _, _ = split(torch.as_tensor(transition['obs']))
             next_obs, _, achieved = split(torch.as_tensor(transition['next_obs']))
             _, _, new_goal = split(torch.as_tensor(batch[goal_step]['next_obs']))

@@ -8,7 +8,7 @@ the forward model cannot yet predict are new to the agent: their forward error i
 Loss per batch: reverse_scale * cross_entropy(inverse) + mse(forward, phi(s') held fixed).
 Bonus (`estimate`): the forward error per transition, min-max scaled to [0, 1] within the
 batch, fused into the reward by `intrinsic_reward_type` (ding/reward_model/intrinsic.py).
-Discrete actions only (`action_shape` actions), as in DI-engine.
+Discrete actions only (`action_shape` actions).
 """
 from typing import Any, Dict, Tuple
 
@@ -53,7 +53,7 @@ class ICMNetwork(torch.nn.Module):
 
 @REWARD_MODEL_REGISTRY.register('icm')
 class ICMRewardModel(BaseRewardModel):
-    """`ICMRewardModel(config, device='cpu', tb_logger=None)` with DI-engine's config keys."""
+    """`ICMRewardModel(config, device='cpu', tb_logger=None)`; `config` holds its keys and defaults."""
     config = dict(
         type='icm',
         intrinsic_reward_type='add',

@@ -1,7 +1,7 @@
 """Pieces shared by the exploration-bonus reward models (RND, ICM): the kept training data,
 the observation encoder, and how a bonus is fused into a sampled batch's reward.
 
-Fusion, by `cfg.intrinsic_reward_type` (DI-engine's settings), with w = `intrinsic_reward_weight`:
+Fusion, by `cfg.intrinsic_reward_type`, with w = `intrinsic_reward_weight`:
 - 'add':    reward = reward / extrinsic_reward_norm_max (if extrinsic_reward_norm) + w * bonus
 - 'new':    reward scaled the same way, the bonus in a new `intrinsic_reward` column
 - 'assign': reward = bonus
@@ -36,7 +36,7 @@ def encoder(obs_shape: Any, hidden_size_list: Any, who: str) -> torch.nn.Module:
 
 
 def minmax(x: np.ndarray) -> np.ndarray:
-    """Scaled to [0, 1] within the batch (DI-engine's normalisation of a bonus)."""
+    """Scaled to [0, 1] within the batch (how a bonus is normalised)."""
     return ((x - x.min()) / (x.max() - x.min() + 1e-8)).astype(np.float32)
 
 

@@ -5,7 +5,7 @@ trained to match it on the observations collected so far. Its error is small on 
 states and large on new ones, so it is added to the reward as a novelty bonus.
 
 Per sampled batch (`estimate`): bonus = mean squared prediction error per observation,
-min-max scaled to [0, 1] within the batch (as DI-engine does), fused into the reward by
+min-max scaled to [0, 1] within the batch, fused into the reward by
 `intrinsic_reward_type` (ding/reward_model/intrinsic.py). Observations are normalised by the
 running statistics of everything collected, then clamped to [obs_norm_clamp_min,
 obs_norm_clamp_max] (`obs_norm`).
@@ -60,7 +60,7 @@ class _ObsStats:
 
 @REWARD_MODEL_REGISTRY.register('rnd')
 class RndRewardModel(BaseRewardModel):
-    """`RndRewardModel(config, device='cpu', tb_logger=None)` with DI-engine's config keys."""
+    """`RndRewardModel(config, device='cpu', tb_logger=None)`; `config` holds its keys and defaults."""
     config = dict(
         type='rnd',
         intrinsic_reward_type='add',
@@ -147,7 +147,7 @@ class RndRewardModel(BaseRewardModel):
                 'obs_stats': dict(vars(self._obs_stats))}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        if 'model' not in state:  # DI-engine's checkpoints hold the network's state dict alone
+        if 'model' not in state:  # a checkpoint of the network's state dict alone
             self.reward_model.load_state_dict(state)
             return
         self.reward_model.load_state_dict(state['model'])

@@ -1,4 +1,4 @@
-"""`TrexRewardModel`: a reward learnt from ranked demonstrations (T-REX, DI-engine's `trex`).
+"""`TrexRewardModel`: a reward learnt from ranked demonstrations (T-REX, type `trex`).
 
 `ding.entry.trex_collecting_data` plays one episode with each of an expert run's checkpoints
 (`<expert_model_path>/ckpt/iteration_{checkpoint_min..checkpoint_max step checkpoint_step}.pth.tar`)
@@ -6,7 +6,7 @@ and writes them under `<exp_name>/`. Later checkpoints count as better demonstra
 draws pairs of snippets from two of them and learns r(s) so that the better one's summed reward is
 larger (ding/rl_utils/trex.py). `estimate` then replaces each sampled transition's reward by r(obs).
 
-Unlike the other reward models it takes the whole config (DI-engine's interface): its keys are
+Unlike the other reward models it takes the whole config: its keys are
 under `reward_model`, and it reads `exp_name` (where the demonstrations are) and
 `policy.model.obs_shape`. Training happens in `train()`, once, on the demonstrations; the pipeline's
 own transitions are not used (`collect_data` keeps nothing).
@@ -31,12 +31,12 @@ from ding.utils.registry import REWARD_MODEL_REGISTRY
 
 logger = logging.getLogger(__name__)
 ASSIGN = EasyDict(intrinsic_reward_type='assign', extrinsic_reward_norm=False)  # the reward is replaced
-L1_REG = 0.0  # DI-engine's fixed weight of the |r| penalty (off)
+L1_REG = 0.0  # fixed weight of the |r| penalty (off)
 SnippetPair = Tuple[np.ndarray, np.ndarray]
 
 
 class TrexModel(torch.nn.Module):
-    """r(s) per observation: an MLP (obs -> 512 -> 64 -> 1) for vectors, DI-engine's T-REX
+    """r(s) per observation: an MLP (obs -> 512 -> 64 -> 1) for vectors, T-REX's
     convolutions (kernels 7/5/3/3, strides 3/2/1/1, LeakyReLU) for [C, H, W] images."""
 
     def __init__(self, obs_shape: Any) -> None:
@@ -100,8 +100,8 @@ def ranked_snippet_pairs(demos: Sequence[Sequence[Sequence[Any]]], num_trajs: in
 
 @REWARD_MODEL_REGISTRY.register('trex')
 class TrexRewardModel(BaseRewardModel):
-    """`TrexRewardModel(whole_config, device='cpu', tb_logger=None)`; DI-engine's keys under
-    `reward_model` (min/max_snippet_length have no default there, nor here)."""
+    """`TrexRewardModel(whole_config, device='cpu', tb_logger=None)`; its keys under
+    `reward_model` (min/max_snippet_length have no default)."""
     takes_whole_config = True  # create_reward_model hands it exp_name and policy.model too
     config = dict(
         type='trex',
@@ -169,8 +169,8 @@ class TrexRewardModel(BaseRewardModel):
         return sums[0::2], sums[1::2]
 
     def train(self) -> None:
-        """`update_per_collect` shuffled passes over the pairs, one Adam step per pair (DI-engine's
-        schedule); then the pairs' accuracy and the demonstrations' predicted returns in last_stats,
+        """`update_per_collect` shuffled passes over the pairs, one Adam step per pair;
+        then the pairs' accuracy and the demonstrations' predicted returns in last_stats,
         and the weights in `<exp_name>/ckpt_reward_model/latest.pth.tar`."""
         if not self.training_obs:
             raise RuntimeError('TrexRewardModel.train: no training pairs (cleared by clear_data?)')
@@ -178,7 +178,7 @@ class TrexRewardModel(BaseRewardModel):
             for n in np.random.permutation(len(self.training_obs)):
                 ret_i, ret_j = self._pair_returns([self.training_obs[n]])
                 label = torch.tensor([self.training_labels[n]], device=self.device)
-                loss = trex_ranking_loss(ret_i, ret_j, label)  # DI-engine's l1 weight is 0
+                loss = trex_ranking_loss(ret_i, ret_j, label)  # L1_REG, the l1 weight, is 0
                 self.opt.zero_grad(set_to_none=True)
                 loss.backward()
                 self.opt.step()
@@ -214,7 +214,7 @@ class TrexRewardModel(BaseRewardModel):
         return fuse_bonus(batch, reward, ASSIGN)
 
     def collect_data(self, data: Any) -> None:
-        """T-REX learns from the demonstrations alone (DI-engine's no-op)."""
+        """T-REX learns from the demonstrations alone (a no-op)."""
 
     def clear_data(self) -> None:
         self.training_obs, self.training_labels = [], []
@@ -223,6 +223,6 @@ class TrexRewardModel(BaseRewardModel):
         return {'model': self.reward_model.state_dict(), 'optimizer': self.opt.state_dict()}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        self.reward_model.load_state_dict(state['model'] if 'model' in state else state)  # DI-engine: weights alone
+        self.reward_model.load_state_dict(state['model'] if 'model' in state else state)  # or the weights alone
         if 'optimizer' in state:
             self.opt.load_state_dict(state['optimizer'])

@@ -1,7 +1,7 @@
 """GAIL (Ho & Ermon 2016): the discriminator's loss and the reward it gives.
 
 D(s, a) in (0, 1) is the probability that a state-action pair is the agent's rather than the
-expert's (DI-engine's orientation). The discriminator is trained to tell them apart; the policy
+expert's. The discriminator is trained to tell them apart; the policy
 is then rewarded for pairs that look like the expert's, where D is small.
 """
 import torch

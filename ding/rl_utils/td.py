@@ -41,7 +41,7 @@ def q_nstep_td_error(q: torch.Tensor, next_q_target: torch.Tensor, action: torch
     """loss = mean_b w_b * rho(Q(s_b, a_b) - y_b) with
     y = sum_{k<n} gamma^k r_k + gamma^nstep * (1 - done) * bootstrap_q(s_{t+n}).
 
-    rho(u) = u^2 (`loss='squared'`, DI-engine's), or the Huber loss (`loss='huber'`:
+    rho(u) = u^2 (`loss='squared'`, the default), or the Huber loss (`loss='huber'`:
     u^2 / 2 for |u| <= 1, |u| - 1/2 beyond; the Nature DQN's and MinAtar's, and SB3's only
     choice): large TD errors then pull with a bounded gradient.
 

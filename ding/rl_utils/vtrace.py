@@ -14,8 +14,8 @@ targets do not flow back into the old one); there vs'_{t+1} is V(x'_t), as at th
 With pi == mu (rho = 1, clip ratios >= 1) and lambda_ = 1, vs_t is the n-step return
 bootstrapped at the window's end.
 
-`vtrace_error_discrete_action` / `vtrace_error_continuous_action` take DI-engine's
-`vtrace_data` (values [T+1, B], no episode ends inside the window) and give its `vtrace_loss`.
+`vtrace_error_discrete_action` / `vtrace_error_continuous_action` take a
+`vtrace_data` (values [T+1, B], no episode ends inside the window) and give a `vtrace_loss`.
 """
 from collections import namedtuple
 from typing import Optional
@@ -88,7 +88,7 @@ def _vtrace_error(dist_target, dist_behaviour, data: vtrace_data, gamma: float, 
 def vtrace_error_discrete_action(data: vtrace_data, gamma: float = 0.99, lambda_: float = 0.95,
                                  rho_clip_ratio: float = 1.0, c_clip_ratio: float = 1.0,
                                  rho_pg_clip_ratio: float = 1.0) -> vtrace_loss:
-    """DI-engine's form: target/behaviour logits [T, B, N], action [T, B], value [T+1, B]
+    """The discrete form: target/behaviour logits [T, B, N], action [T, B], value [T+1, B]
     (the last one bootstraps), reward [T, B], weight [T, B] or None."""
     dist_target = Categorical(logits=data.target_output)
     dist_behaviour = Categorical(logits=data.behaviour_output)

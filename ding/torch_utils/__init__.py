@@ -1,4 +1,4 @@
-"""Torch helpers under DI-engine's names (`ding.torch_utils`): moving nested data between numpy,
+"""Torch helpers (`ding.torch_utils`): moving nested data between numpy,
 torch and devices, small network blocks, and optimizers with gradient clipping."""
 from ding.utils.lazy import lazy_exports
 

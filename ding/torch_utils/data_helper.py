@@ -82,7 +82,7 @@ def to_dtype(item: Any, dtype: torch.dtype) -> Any:
 
 def to_item(data: Any, ignore_error: bool = True) -> Any:
     """One-element tensors and arrays become python scalars; others raise unless `ignore_error`
-    (then they are left out of dicts, as in DI-engine)."""
+    (then they are left out of dicts)."""
     if isinstance(data, dict):
         out = {}
         for k, v in data.items():

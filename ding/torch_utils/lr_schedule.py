@@ -1,14 +1,14 @@
 """`learn.lr_scheduler` (and PPO's `learn.entropy_scheduler`): a factor of a base value that
 follows the number of learner updates (`learn_mode.forward` calls) made so far.
 
-The config is DI-engine's layout, `lr_scheduler=dict(epoch_num=N, min_lr_lambda=m)` (its PPO's
-linear decay from 1 to m over N updates; PPOF's `(N, m)` pair is accepted too), with `type`
+The config is `lr_scheduler=dict(epoch_num=N, min_lr_lambda=m)` (PPO's linear
+decay from 1 to m over N updates; PPOF's `(N, m)` pair is accepted too), with `type`
 choosing the kind:
 
 - `linear` (the default): `max(1 - k (1 - m) / N, m)`.
 - `cosine`: `epoch_num`, `min_lr_lambda`, and `warmup_epoch` W (default 0): `k / W` during the
   warm-up, then half a cosine from 1 down to m at update N, m after.
-- `step`: `decay_epoch` S and `decay_rate` g (the names of DI-engine's BC config): `g ** (k // S)`.
+- `step`: `decay_epoch` S and `decay_rate` g (the names BC configs use): `g ** (k // S)`.
 
 Update k (counting from 0) runs with factor(k). `ScheduledLR` applies the factor to every
 parameter group of every optimizer a policy built (each relative to its own initial lr), so one

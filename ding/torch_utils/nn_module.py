@@ -1,4 +1,4 @@
-"""DI-engine's small network blocks: `fc_block`, `MLP`, `build_normalization`."""
+"""Small network blocks: `fc_block`, `MLP`, `build_normalization`."""
 from typing import Callable, Optional, Type
 
 import torch.nn as nn

@@ -1,4 +1,4 @@
-"""DI-engine's `Adam` / `RMSprop`: torch's optimizers with the gradient clipping DI-engine configures
+"""`Adam` / `RMSprop`: torch's optimizers with optional gradient clipping
 (`grad_clip_type='clip_norm'` with `clip_value` as max norm, or `'clip_value'`), applied in `step()`."""
 from typing import Any, Iterable, Optional, Tuple
 

@@ -17,5 +17,5 @@ def deep_merge(base: Mapping, override: Mapping) -> EasyDict:
 
 
 def deep_merge_dicts(original: Mapping, new_dict: Mapping) -> EasyDict:
-    """DI-engine's name for `deep_merge` (`new_dict` wins)."""
+    """`deep_merge` under another public name (`new_dict` wins)."""
     return deep_merge(original, new_dict)

@@ -1,4 +1,4 @@
-"""Data-parallel learners on torch.distributed: DI-engine's DDP helpers.
+"""Data-parallel learners on torch.distributed: DDP helpers.
 
 `DDPContext()` (alias `DistContext`) joins the process group for the duration of a `with`
 block: gloo without CUDA, nccl with it. The rendezvous comes from the environment
@@ -89,7 +89,7 @@ DistContext = DDPContext
 
 
 def allreduce(x: torch.Tensor) -> torch.Tensor:
-    """Average `x` over the ranks in place (DI-engine's semantics); returns `x`."""
+    """Average `x` over the ranks in place; returns `x`."""
     if get_world_size() > 1:
         dist.all_reduce(x)
         x.div_(get_world_size())

@@ -2,8 +2,8 @@
 
 Our middleware looks for optional hooks on the policy or env it is given (`transition_keys`,
 `collect_steps`, `step_batch`, ...). A `unittest.mock` Mock answers every name with a child mock,
-and a Mock subclass whose `__init__` takes no `parent` (DI-engine's own test policies and envs)
-raises TypeError building one: such an object is asked only for what it really defines.
+and a Mock subclass whose `__init__` takes no `parent` raises TypeError building one: such an
+object is asked only for what it really defines.
 """
 import inspect
 import sys

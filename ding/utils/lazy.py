@@ -3,7 +3,7 @@
 Keeps `import ding.x` cheap and lets each submodule be written and tested on its own.
 A package declares `_EXPORTS = {name: submodule}` and calls `lazy_exports(__name__, _EXPORTS)`.
 A value starting with `ding.` is a whole module path: a public name defined elsewhere
-(DI-engine's shims in ding/compat/).
+(the shims in ding/compat/).
 """
 import importlib
 import sys

@@ -1,8 +1,8 @@
 """Make ding's log records visible however the user set logging up.
 
 ding logs to named loggers (`ding.evaluator`, `ding.learner`, ...). With
-`logging.basicConfig(level=INFO)` they propagate to the root handler. DI-engine's examples
-instead only call `ditk.logging.getLogger().setLevel(INFO)`: the root then has a level but no
+`logging.basicConfig(level=INFO)` they propagate to the root handler. A program that
+instead only calls `ditk.logging.getLogger().setLevel(INFO)` leaves the root a level but no
 handler until ditk's own log functions add one, so standard-library logging drops INFO records.
 `DefaultHandler` sits on the `ding` logger and prints a record only while the root has no
 handler: the root's handlers print it otherwise, so nothing is printed twice. The level stays

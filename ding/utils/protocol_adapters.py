@@ -3,13 +3,13 @@
 Collectors and evaluators call `batched_policy(mode)` and `batched_env(manager)` once, when they
 are built. Our own modes (they have `forward_batch`) and managers (they have `step_batch`) pass
 through unchanged, which is the fast path. Any other object goes to the adapter installed for its
-kind: `import ding` installs DI-engine's (ding/compat/__init__.py), which wrap a mode acting on
+kind: `import ding` installs those of ding/compat/__init__.py, which wrap a mode acting on
 `{env_id: obs}` dicts or a manager stepping `{env_id: action}`. With none installed, such an
 object is a TypeError that names what is missing.
 
 The config check hands its unknown keys to `refused_keys`: the installed filter lets through the
-keys DI-engine's configs carry and ding ignores (one warning each); with none, every unknown key
-is refused.
+known keys that ding ignores (ding/compat/config_keys.py, one warning each); with none, every
+unknown key is refused.
 """
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 

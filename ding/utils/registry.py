@@ -65,4 +65,4 @@ BUFFER_REGISTRY = Registry('buffer', ('ding.data', ))
 REWARD_MODEL_REGISTRY = Registry('reward_model', ('ding.reward_model', ))
 ENV_WRAPPER_REGISTRY = Registry('env_wrapper')
 DATASET_REGISTRY = Registry('dataset')
-# DI-engine's other registries, which nothing of ding reads, are in ding/compat/registries.py.
+# The other registries, which nothing of ding reads, are in ding/compat/registries.py.

@@ -1,4 +1,4 @@
-"""`build_logger(path, name)`: DI-engine's pair of a text logger (console and `<path>/<name>_logger.txt`)
+"""`build_logger(path, name)`: a pair of a text logger (console and `<path>/<name>_logger.txt`)
 and a tensorboard writer (`<path>/<name>_tb_logger`, tensorboardX imported only when asked for)."""
 import logging
 import os

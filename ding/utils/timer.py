@@ -1,4 +1,4 @@
-"""`EasyTimer`: DI-engine's `with timer: ...` stopwatch; `timer.value` is the last duration in seconds."""
+"""`EasyTimer`: a `with timer: ...` stopwatch; `timer.value` is the last duration in seconds."""
 import time
 from typing import Any
 

@@ -82,7 +82,7 @@ class RunWriter:
 
     @classmethod
     def get_instance(cls, logdir: Optional[str] = None) -> 'RunWriter':
-        """DI-engine's `DistributedWriter.get_instance` spelling of get_writer / init_writer."""
+        """The `DistributedWriter.get_instance` spelling of get_writer / init_writer."""
         return init_writer(logdir) if logdir is not None else get_writer()
 
 
@@ -93,7 +93,7 @@ def _as_numpy(values: Any) -> Any:
     return np.asarray(values)
 
 
-DistributedWriter = RunWriter  # DI-engine's name: `DistributedWriter.get_instance(exp_name)`
+DistributedWriter = RunWriter  # also public under this name: `DistributedWriter.get_instance(exp_name)`
 
 
 def init_writer(logdir: str) -> RunWriter:

@@ -4,7 +4,6 @@ A buffer middleware is any callable `mw(action, chain, *args, **kwargs)`, where 
 one of `push`, `sample`, `update`, `delete`, `clear` and `chain(*args, **kwargs)` calls the
 next middleware (and finally the buffer itself). It may change the arguments on the way in,
 the result on the way out, or both, and passes actions it does not handle straight through.
-This is DI-engine's buffer-middleware protocol, so middleware written for it plugs in.
 
 The chains are composed once, in `use()`, so a call through k middlewares costs k function
 calls and nothing else. Every public call holds the buffer's re-entrant lock, so a collector
@@ -15,7 +14,7 @@ import threading
 from functools import partial
 from typing import Any, Callable, Dict, List, Optional
 
-from ding.data.buffer.buffered_data import BufferedData  # noqa: F401  (DI-engine's `buffer.buffer.BufferedData`)
+from ding.data.buffer.buffered_data import BufferedData  # noqa: F401  (also importable from here)
 from ding.utils.class_config import merged_class_config
 from ding.config.schema import positive_int
 
@@ -67,9 +66,9 @@ class Buffer:
 
     def sample(self, *args: Any, **kwargs: Any) -> Any:
         """`sample(size=None, indices=None, replace=False, sample_range=None,
-        ignore_insufficient=False, groupby=None, unroll_len=None)`, DI-engine's order. The
-        arguments reach the middleware as the caller passed them (positional or by name), as in
-        DI-engine, so a middleware written for it that unpacks them positionally works;
+        ignore_insufficient=False, groupby=None, unroll_len=None)`. The
+        arguments reach the middleware as the caller passed them (positional or by name), so a
+        middleware that unpacks them positionally works;
         `sampling.sample_arguments` names them. Other keywords are for middleware that takes its
         own (e.g. staleness_check's `train_iter_sample_data`); it removes them before the
         buffer's own sample."""
@@ -88,14 +87,14 @@ class Buffer:
         with self.lock:
             return self._chains['clear']()
 
-    # --- DI-engine's extras: views, copies, torch Dataset ---------------------------------
+    # --- views, copies, torch Dataset ---------------------------------------------------
     def view(self) -> 'Buffer':
         """A buffer over the same stored items with a middleware chain of its own, empty at
         first (`BufferView`, below)."""
         return BufferView(self)
 
     def __copy__(self) -> 'Buffer':
-        return self.view()  # as DI-engine: a shallow copy shares the storage
+        return self.view()  # a shallow copy shares the storage
 
     def __len__(self) -> int:
         return self.count()
@@ -147,7 +146,7 @@ class Buffer:
         raise NotImplementedError
 
 
-# DI-engine's `buffer.view()`: a second buffer over the same stored items. It shares the storage
+# `buffer.view()`: a second buffer over the same stored items. It shares the storage
 # (and the lock guarding it) but has a middleware chain of its own, empty at first, e.g. a second
 # sampler restricted to the newest items by `sample_range_view`.
 class BufferView(Buffer):
@@ -161,7 +160,7 @@ class BufferView(Buffer):
     def _push(self, *args: Any, **kwargs: Any) -> Any:
         return self._base._push(*args, **kwargs)
 
-    def _sample(self, *args: Any, **kwargs: Any) -> Any:  # DI-engine's middleware may pass them positionally
+    def _sample(self, *args: Any, **kwargs: Any) -> Any:  # a middleware may pass them positionally
         return self._base._sample(*args, **kwargs)
 
     def _update(self, *args: Any, **kwargs: Any) -> Any:

@@ -1,9 +1,9 @@
 """What a buffer hands back: `BufferedData` (one item) and `SampledBatch` (a sample).
 
-A learner wants the sampled columns as one `Batch`; DI-engine code wants a list of
+A learner wants the sampled columns as one `Batch`; code that iterates a sample wants a list of
 `BufferedData(data, index, meta)`. `SampledBatch` is both: `.batch` is built by one
 fancy-index per column, and the `BufferedData` views are made only when someone indexes
-or iterates it, so the fast path pays nothing for the compatible one.
+or iterates it, so the fast path pays nothing for the list.
 """
 from collections.abc import Sequence
 from dataclasses import dataclass, field

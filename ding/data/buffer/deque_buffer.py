@@ -6,7 +6,7 @@ is skipped by sampling and refilled when the ring comes round to it. `get(i)` an
 `sample_range` see the live rows in push order, oldest first.
 
 Sampling draws slot numbers with numpy and gathers each column with one fancy index; the
-`BufferedData` views DI-engine code iterates over are built only if it iterates.
+`BufferedData` views are built only if a caller iterates the sample.
 Randomness comes from `self.rng`, seeded from numpy's global RNG when the buffer is made,
 so `set_pkg_seed` before building the buffer makes runs repeat.
 """
@@ -33,7 +33,7 @@ class DequeBuffer(Buffer):
 
     def __init__(self, size: int, sliced: bool = False) -> None:
         super().__init__(size)
-        # DI-engine's `sliced`: a grouped sample with unroll_len cuts windows at multiples of
+        # `sliced`: a grouped sample with unroll_len cuts windows at multiples of
         # unroll_len (fewer overlapping, duplicate windows) instead of at any start
         self.sliced = bool(sliced)
         self.rng = np.random.default_rng(np.random.randint(2**31))
@@ -49,7 +49,7 @@ class DequeBuffer(Buffer):
         self._count = 0
         self._live_cache: Optional[Tuple[int, np.ndarray]] = None
         self._version = 0  # bumped by every change of which rows are live
-        self._named_meta_keys: List[str] = []  # DI-engine's `meta_index = {key: []}` (di_engine_views.py)
+        self._named_meta_keys: List[str] = []  # named by `meta_index = {key: []}` (di_engine_views.py)
 
     # --- bookkeeping --------------------------------------------------------------------
     def count(self) -> int:
@@ -72,7 +72,7 @@ class DequeBuffer(Buffer):
 
     def slots_of(self, index: Any, strict: bool = True) -> Tuple[np.ndarray, np.ndarray]:
         """(slots, found mask) of buffer ids; `strict` raises KeyError for ids not stored (an
-        index that is no integer, e.g. one of DI-engine's string ids, is never stored)."""
+        index that is no integer, e.g. a string id, is never stored)."""
         try:
             ids = np.atleast_1d(np.asarray(index, dtype=np.int64))
         except (TypeError, ValueError):
@@ -99,7 +99,7 @@ class DequeBuffer(Buffer):
             first_row = {'data': None} if self._whole_items else data
             self._columns = RingColumns.for_row(self.size, first_row)
         if not self._whole_items and not fits_columns(self, data):
-            become_whole_items(self)  # DI-engine's buffer holds any object (mixed_items.py)
+            become_whole_items(self)  # the buffer holds any object (mixed_items.py)
         if self._whole_items:
             write = lambda slot: self._columns.arrays['data'].__setitem__(slot, data)  # noqa: E731
         else:
@@ -187,7 +187,7 @@ class DequeBuffer(Buffer):
                 live = live[sample_range]
             n = len(live)
             to_slots = live.__getitem__
-        # DI-engine: too few rows with ignore_insufficient gives an empty sample, not a partial one
+        # too few rows with ignore_insufficient gives an empty sample, not a partial one
         size = affordable(size, n, replace, ignore_insufficient, partial=False)
         return self.gather(to_slots(draw_positions(self.rng, n, size, replace)))
 
@@ -250,29 +250,29 @@ class DequeBuffer(Buffer):
 
     @property
     def storage(self) -> List[BufferedData]:
-        """Every live item, oldest first, as `BufferedData(data, index, meta)`: DI-engine's
-        `DequeBuffer.storage`, for reading (with PriorityExperienceReplay, `meta['priority']`). A snapshot: changing it changes nothing in the buffer
-        (use `update` / `delete`)."""
+        """Every live item, oldest first, as `BufferedData(data, index, meta)`, for reading (with
+        PriorityExperienceReplay, `meta['priority']`). A snapshot: changing it changes nothing in the
+        buffer (use `update` / `delete`)."""
         from ding.data.buffer.middleware.priority import PriorityExperienceReplay
         with self.lock:
             slots = self._live_slots()
             items = list(self.gather(slots))
             for mw in self.middleware:
-                if isinstance(mw, PriorityExperienceReplay):  # DI-engine keeps each priority in the item's meta
+                if isinstance(mw, PriorityExperienceReplay):  # each priority goes in the item's meta
                     for item, slot in zip(items, slots.tolist()):
                         item.meta['priority'] = float(mw.priority[slot])
             return items
 
     @property
     def indices(self) -> Any:
-        """DI-engine's `indices`: `.get(id)` is the item's position in `storage` (di_engine_views.py)."""
+        """`.get(id)` is the item's position in `storage` (di_engine_views.py)."""
         from ding.data.buffer.di_engine_views import item_positions
         with self.lock:
             return item_positions(self)
 
     @property
     def meta_index(self) -> Dict[str, list]:
-        """DI-engine's `meta_index`: {meta key: the stored items' values, oldest first}."""
+        """{meta key: the stored items' values, oldest first} (di_engine_views.py)."""
         from ding.data.buffer.di_engine_views import meta_index
         with self.lock:
             return meta_index(self, self._named_meta_keys)

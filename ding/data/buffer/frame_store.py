@@ -1,7 +1,7 @@
 """`FrameStore`: a ring of uint8 frames addressed by ids that count up over its life (frame
 `id` lives at `id % capacity`), and the lossless uint8 coding of pixel observations.
 
-Pixel observations reach the buffer either as uint8 or as float32 in [0, 1] (DI-engine's
+Pixel observations reach the buffer either as uint8 or as float32 in [0, 1] (from
 `ScaledFloatFrameWrapper`: each value is k / 255). Both are kept as uint8; float ones are
 handed back as float32 k / 255 again, bit for bit. A float observation that is not on that
 grid cannot be stored without loss, so it is an error rather than a silent rounding.

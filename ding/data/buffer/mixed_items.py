@@ -1,4 +1,4 @@
-"""A `DequeBuffer` holding mixed objects, as DI-engine's buffer does.
+"""A `DequeBuffer` holding mixed objects.
 
 Uniform transitions live in columns (the fast path). The first item that does not fit the
 column layout (another type, other fields, other row shapes) turns the buffer into one of

@@ -1,16 +1,16 @@
 """Uniform draws shared by the buffer, group sampling and prioritized replay, and the sample
-arguments as DI-engine's middleware protocol passes them."""
+arguments as the buffer-middleware protocol passes them."""
 from typing import Any, Dict, Tuple
 
 import numpy as np
 
-# `Buffer.sample`'s parameters in DI-engine's positional order
+# `Buffer.sample`'s parameters in positional order
 SAMPLE_PARAMS = ('size', 'indices', 'replace', 'sample_range', 'ignore_insufficient', 'groupby', 'unroll_len')
 
 
 def sample_arguments(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Dict[str, Any]:
     """A sample call's arguments (positional ones in SAMPLE_PARAMS order, as a caller or a
-    DI-engine middleware may pass them) as one dict of keywords."""
+    middleware may pass them) as one dict of keywords."""
     if len(args) > len(SAMPLE_PARAMS):
         raise TypeError(f'sample takes at most {len(SAMPLE_PARAMS)} positional arguments {SAMPLE_PARAMS}, '
                         f'got {len(args)}')
@@ -23,8 +23,8 @@ def sample_arguments(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Dict[str,
 
 
 def indices_given(indices: Any) -> bool:
-    """DI-engine reads `indices` by truth value, so a middleware that passes `replace`
-    positionally (`chain(size, replace)`) puts False there: that is no indices either."""
+    """`indices` is read by truth value: a middleware that passes `replace` positionally
+    (`chain(size, replace)`) puts False there, and that is no indices either."""
     return indices is not None and indices is not False
 
 
@@ -35,7 +35,7 @@ class InsufficientData(ValueError):
 
 def affordable(size: int, available: int, replace: bool, ignore_insufficient: bool, partial: bool = True) -> int:
     """How many rows can be drawn; ValueError when short unless `ignore_insufficient`, then
-    what there is (`partial`, as DI-engine's group sampling) or nothing (its plain sampling)."""
+    what there is (`partial`, as group sampling does) or nothing (as plain sampling does)."""
     short = available == 0 if replace else available < size
     if short and size > 0:
         if not ignore_insufficient:

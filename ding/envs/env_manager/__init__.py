@@ -1,4 +1,4 @@
-"""Env managers (DI-engine's `ding.envs.env_manager` names; `ding.envs` exports them too)."""
+"""Env managers (`ding.envs` exports them too)."""
 from ding.utils.lazy import lazy_exports
 
 __getattr__, __dir__ = lazy_exports(__name__, {
@@ -10,7 +10,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     'AsyncSubprocessEnvManager': 'subprocess_env_manager',
     'GymVectorEnvManager': 'gym_vector_env_manager',
     'EnvPoolEnvManager': 'envpool_env_manager',
-    'EnvSupervisor': 'ding.compat.env_supervisor',  # DI-engine's
+    'EnvSupervisor': 'ding.compat.env_supervisor',
     'create_env_manager': 'factory',
     'get_env_manager_cls': 'factory',
 })

@@ -6,7 +6,7 @@ processes only add IPC and the serial manager wins by 3x; an env costing 0.5 ms 
 step is the opposite. Guessing from the env name is fragile; a few hundred steps of each
 candidate at start-up (about a second) settle it, and the log says what was measured.
 
-`build_auto_env_manager(env_fn, cfg)` (also `AutoEnvManager`, DI-engine's name) returns the
+`build_auto_env_manager(env_fn, cfg)` (also `AutoEnvManager`) returns the
 chosen manager itself (closed, as a newly built manager is; the probing does not consume any
 seeded episode), with `auto_report` attached. Serial steps cheaper than
 `auto_serial_enough_us` settle it without starting a worker process. Otherwise the
@@ -89,7 +89,7 @@ def build_auto_env_manager(env_fn: Sequence[Callable[[], Any]], cfg: Optional[Ma
     return managers[best]
 
 
-# DI-engine's name; a builder, not a class: what it builds is one of the candidates
+# A class-style name; a builder, not a class: what it builds is one of the candidates
 AutoEnvManager = build_auto_env_manager
 AutoEnvManager.default_config = auto_default_config
 ENV_MANAGER_REGISTRY.register('auto')(build_auto_env_manager)

@@ -8,9 +8,9 @@ timestep or per-env array is built per step.
 Arrays handed out (`ready_obs`, every `EnvStepBatch` field) are never written again: a
 reset copies before replacing rows, so a caller may keep them.
 
-`step(actions)` (see `timestep_adapter.py`) is the DI-engine-compatible path on top of
+`step(actions)` (see `timestep_adapter.py`) is the per-env path on top of
 `step_batch`: a list of `EnvTimestep` (V2) or a dict `{env_id: timestep}` (`BaseEnvManager`,
-as DI-engine's V1).
+V1).
 """
 from threading import get_ident
 from time import monotonic
@@ -24,7 +24,7 @@ from ding.envs.env_manager.action_check import make_action_splitter
 from ding.envs.env_manager.env_faults import (DROPPED, FailStreaks, describe, make_env, restart_serial_env,
                                              step_each)
 from ding.envs.env_manager.env_frames import render_frame
-from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (DI-engine imports it from here)
+from ding.envs.env_manager.env_state import EnvState  # noqa: F401  (user code imports it from here)
 from ding.envs.env_manager import nonfinite
 from ding.envs.env_manager.obs_stack import check_obs, stack_obs
 from ding.envs.env_manager.step_batch import EnvStepBatch, EnvTimestep
@@ -38,7 +38,7 @@ from ding.config.schema import choice, non_negative, non_negative_int, positive
 
 class ManagerClosedError(RuntimeError, AssertionError):
     """A closed (or never launched) manager was stepped. A RuntimeError, and an AssertionError
-    too, which is what DI-engine's managers raise then."""
+    too, for callers that catch an AssertionError there."""
 
 
 @ENV_MANAGER_REGISTRY.register('base_v2')
@@ -68,10 +68,10 @@ class BaseEnvManagerV2(TimestepAdapter):
         # lasts. None: no watchdog. The subprocess managers restart such a worker instead.
         step_timeout=positive(60.0, optional=True),
         reset_timeout=positive(60.0, optional=True),
-        # DI-engine's 'reset' (reset the env again) and 'renew' (build a new one) are both
+        # 'reset' (reset the env again) and 'renew' (build a new one) are both
         # accepted: a failed env is always rebuilt, as its state after an exception is not trusted.
         retry_type='reset',
-        # seconds paused before each restart; DI-engine's default is 0.1, ours 0: rebuilding
+        # seconds paused before each restart; 0 by default: rebuilding
         # a local env needs no pause. Set it for envs whose faults pass with time.
         retry_waiting_time=non_negative(0.0),
         # A NaN / infinite observation or reward: 'raise' stops the run naming the env and its
@@ -121,8 +121,8 @@ class BaseEnvManagerV2(TimestepAdapter):
         self._reward_shape = (self._env_num, )
 
     def _read_spaces(self, ref: Any) -> tuple:
-        """(observation, action, reward) spaces of `ref`. A DI-engine env may make its spaces in
-        its first reset: then, as DI-engine does, a spare copy is reset, asked and closed."""
+        """(observation, action, reward) spaces of `ref`. An env may make its spaces in its
+        first reset: then a spare copy is reset, asked and closed."""
         try:
             return ref.observation_space, ref.action_space, getattr(ref, 'reward_space', None)
         except AttributeError:
@@ -413,7 +413,7 @@ class BaseEnvManagerV2(TimestepAdapter):
         return self._obs
 
     def ready_imgs(self, render_mode: str = 'rgb_array') -> Dict[int, np.ndarray]:
-        """{env_id: frame [H, W, C]} of each active env, as rendered now (DI-engine's name)."""
+        """{env_id: frame [H, W, C]} of each active env, as rendered now."""
         self._check_running()
         return {i: render_frame(self._envs[i], render_mode) for i in self.ready_obs_id}
 
@@ -471,7 +471,7 @@ def _flat_rewards(reward: np.ndarray, env_num: int) -> np.ndarray:
 
 @ENV_MANAGER_REGISTRY.register('base')
 class BaseEnvManager(BaseEnvManagerV2):
-    """The same manager; as in DI-engine's V1, `step` returns `{env_id: timestep}`."""
+    """The same manager with V1's `step`: it returns `{env_id: timestep}`."""
     config = dict(type='base')
 
     def step(self, actions: Union[Mapping[int, Any], Sequence[Any]]) -> Dict[int, EnvTimestep]:

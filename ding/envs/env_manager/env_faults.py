@@ -45,7 +45,7 @@ def last_line(text: str) -> str:
 class FailStreaks:
     """Per-env count of failures since that env last completed an episode, and the check
     against `max_retry`. `who` names the manager in messages; env ids are shown plus `offset`
-    (the first global id of a group inside a `GroupedEnvManager`). `wait_s` (DI-engine's
+    (the first global id of a group inside a `GroupedEnvManager`). `wait_s` (config
     `retry_waiting_time`): the pause before each restart, for envs whose failures are
     transient (a simulator licence, a port still held)."""
 

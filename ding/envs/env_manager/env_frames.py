@@ -1,4 +1,4 @@
-"""Rendered frames of the envs a manager runs: `ready_imgs` (DI-engine's name) and the
+"""Rendered frames of the envs a manager runs: `ready_imgs` and the
 evaluator's replay videos (`interaction_evaluator(..., render=True)`)."""
 import os
 from typing import Any, Dict, List, Sequence
@@ -63,7 +63,7 @@ def replay_picks(returns: Sequence[float]) -> List[int]:
 
 
 def replay_video(episodes: List[List[np.ndarray]], returns: Sequence[float]) -> np.ndarray:
-    """DI-engine's `eval_output['replay_video']`: the worst, the median(s) and the best episode,
+    """`eval_output['replay_video']`: the worst, the median(s) and the best episode,
     in that order, as one uint8 array `[N, T, C, H, W]`, shorter ones padded with their last frame.
     From 4 episodes on both medians go in: TensorBoard pads an odd number of videos with black."""
     videos = [np.stack(episodes[i]).transpose(0, 3, 1, 2) for i in replay_picks(returns) if episodes[i]]

@@ -1,4 +1,4 @@
-"""DI-engine's `EnvState` (env life cycle: VOID -> INIT -> RUN -> DONE, with RESET, ERROR and
+"""`EnvState`: the env life cycle (VOID -> INIT -> RUN -> DONE, with RESET, ERROR and
 NEED_RESET), for user code that compares against it."""
 import enum
 

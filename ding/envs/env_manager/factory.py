@@ -1,4 +1,4 @@
-"""Build env managers and env settings from a config, as DI-engine's serial entries do.
+"""Build env managers and env settings from a config, as the serial entries do.
 
     env_fn, collector_cfgs, evaluator_cfgs = get_vec_env_setting(cfg.env)
     collector_env = create_env_manager(cfg.env.manager, [partial(env_fn, c) for c in collector_cfgs])

@@ -1,5 +1,5 @@
 """What an env manager hands back per step: one `EnvStepBatch` of stacked arrays on the hot
-path, or one `EnvTimestep` per env on the DI-engine-compatible path."""
+path, or one `EnvTimestep` per env on the per-env `step(actions)` path."""
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np

@@ -58,7 +58,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         # flight dropped). None waits forever (a worker dying is still noticed).
         step_timeout=60.0,
         reset_timeout=60.0,  # seconds, for start-up, seeding and resets
-        shared_memory=True,  # DI-engine's key, accepted: array observations always go through shared memory
+        shared_memory=True,  # accepted and ignored: array observations always go through shared memory
     )
     worker_cls = EnvWorker
     watches_envs = False  # its envs run in workers, timed out by step_timeout
@@ -291,7 +291,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         super().close()
 
     def ready_imgs(self, render_mode: str = 'rgb_array') -> Dict[int, Any]:
-        """{env_id: frame [H, W, C]} of each active env, rendered in its worker (DI-engine's name)."""
+        """{env_id: frame [H, W, C]} of each active env, rendered in its worker."""
         self._check_running()
         replies = self._command({h: ('render', render_mode) for h in self._handles}, self._cfg.reset_timeout,
                                 restart=False)
@@ -317,7 +317,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         return [h.process.pid for h in self._handles if h.process is not None]
 
 
-# DI-engine's V1 managers: `SubprocessEnvManagerV2` (each env in a worker process) with V1's
+# V1 managers: `SubprocessEnvManagerV2` (each env in a worker process) with V1's
 # `step`: `step({env_id: action})` steps those envs and returns `{env_id: timestep}`, as
 # `BaseEnvManager` does over `BaseEnvManagerV2`. Config type names stay ours ('subprocess' is the
 # V2 manager that pipelines build); these classes are for code that names them.
@@ -329,6 +329,6 @@ class SyncSubprocessEnvManager(SubprocessEnvManagerV2):
 
 
 class AsyncSubprocessEnvManager(SyncSubprocessEnvManager):
-    """DI-engine's asynchronous variant returns the timesteps of whichever envs answer first
-    (at least one). This one waits for every env it stepped, one of the outcomes DI-engine's
-    allows, so code written for it (which handles any subset) runs unchanged."""
+    """An asynchronous manager may return the timesteps of whichever envs answer first
+    (at least one). This one waits for every env it stepped, one of the allowed
+    outcomes, so code written for an asynchronous manager (which handles any subset) runs unchanged."""

@@ -87,7 +87,7 @@ class EnvWorker:
             self.envs[j].seed(seed, dynamic)
 
     def reset(self, payload: List[tuple]) -> None:
-        """Reset local envs `j` (with DI-engine reset kwargs when given) into `ready_obs`."""
+        """Reset local envs `j` (with the env's reset kwargs when given) into `ready_obs`."""
         for j, param in payload:
             env = self.envs[j]
             if self.stackers[j] is not None:

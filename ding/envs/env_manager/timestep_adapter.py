@@ -12,12 +12,12 @@ from ding.envs.env_manager.step_batch import EnvTimestep
 
 class TimestepAdapter:
     """Mixed into a manager that has `step_batch`, `_check_running`, `_active_ids`, `_env_num`."""
-    # Whether `step({env_id: action})` may name only some ready envs, as in DI-engine: the
+    # Whether `step({env_id: action})` may name only some ready envs: the
     # manager then steps only those (it must step just the envs its `_active` mask marks).
     steps_env_subsets = False
 
     def step(self, actions: Union[Mapping[int, Any], Sequence[Any]]) -> List[EnvTimestep]:
-        """DI-engine-compatible step: actions as {env_id: action} (only those envs step, where
+        """Per-env step: actions as {env_id: action} (only those envs step, where
         the manager can: `steps_env_subsets`) or a list in `ready_obs_id` order; one
         `EnvTimestep` per env stepped."""
         ids, full = self._action_rows(actions)

@@ -1,4 +1,4 @@
-"""`ding.envs.env_wrappers`: DI-engine's env wrappers by name, on gymnasium's API, and the
+"""`ding.envs.env_wrappers`: env wrappers by name, on gymnasium's API, and the
 `env.env_wrapper` config mechanism (build.py). Normalisation with running statistics:
 norm_wrappers.py (inside one env) and normalized_manager.py (one set of statistics for a
 whole env manager, saved with run-state checkpoints and read frozen by evaluation)."""

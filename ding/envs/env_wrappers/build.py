@@ -1,9 +1,9 @@
-"""Wrapper chains from config: `env.env_wrapper` as in DI-engine.
+"""Wrapper chains from config: `env.env_wrapper`.
 
 `env_wrapper` is either the name of a default chain ('default', 'mujoco_default',
 'atari_default', 'gym_hybrid_default') or a list whose items are wrapper specs
 `{'type': name, 'kwargs': {...}, 'import_names': [...]}`, bare wrapper names, or callables
-`env -> wrapped env` (DI-engine's `lambda env: FrameStackWrapper(env, 4)`). A name that is
+`env -> wrapped env` (e.g. `lambda env: FrameStackWrapper(env, 4)`). A name that is
 not registered fails naming the valid ones.
 """
 import copy
@@ -18,7 +18,7 @@ from ding.utils.registry import ENV_WRAPPER_REGISTRY
 WRAPPER_MODULES = ('ding.envs.env_wrappers.frame_wrappers', 'ding.envs.env_wrappers.step_wrappers',
                    'ding.envs.env_wrappers.norm_wrappers', 'ding.envs.env_wrappers.grid_wrappers')
 DEFAULT_CHAINS = ('default', 'mujoco_default', 'atari_default', 'gym_hybrid_default')
-# Atari games that wait for FIRE after a reset (DI-engine's list).
+# Atari games that wait for FIRE after a reset.
 FIRE_GAMES = ('Pong', 'Qbert', 'SpaceInvader', 'Montezuma')
 
 
@@ -124,7 +124,7 @@ def update_shape(obs_shape: Any, act_shape: Any, rew_shape: Any, wrapper_names: 
     keep shapes, and shapes that are not tuples, pass through."""
     for spec in wrapper_names or ():
         name, kwargs = _spec_name_kwargs(spec)
-        change = _NEW_SHAPE.get(_CLASS_NAMES.get(name, name))  # registry or class names (DI-engine's dizoo)
+        change = _NEW_SHAPE.get(_CLASS_NAMES.get(name, name))  # registry or class names (as dizoo configs give them)
         if change is not None and isinstance(obs_shape, (tuple, list)):
             obs_shape = change(tuple(obs_shape), kwargs)
     return obs_shape, act_shape, rew_shape

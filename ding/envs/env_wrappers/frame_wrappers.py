@@ -1,4 +1,4 @@
-"""Atari-style wrappers (DI-engine's names, gymnasium's 5-tuple API): no-op and fire resets,
+"""Atari-style wrappers (gymnasium's 5-tuple API): no-op and fire resets,
 frame skipping with max-pooling, episodic lives, frame warping, scaling, stacking and
 transposing, reward clipping, RAM observations as images.
 
@@ -223,7 +223,7 @@ class FrameStackWrapper(gymnasium.Wrapper):
 
     @property
     def frames(self) -> list:
-        """The stacked frames, oldest first (DI-engine keeps them in a deque of this name)."""
+        """The stacked frames, oldest first (user code reads them under this name)."""
         return [] if self._stack is None else list(self._stack)
 
     def stack_into(self, out: Any) -> None:

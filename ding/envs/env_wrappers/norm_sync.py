@@ -1,7 +1,7 @@
 """Hand the statistics of in-env normalisers (`obs_norm` / `reward_norm` in `env_wrapper`)
 from the collector's envs to the evaluator's, frozen.
 
-Why it is needed: each env holds its own statistics there (DI-engine's layout), so the
+Why it is needed: each env holds its own statistics there, so the
 evaluator's envs have seen none of the collector's data. `sync_env_normalizers` merges the
 collector envs' statistics (exactly: parallel moments) per wrapper position and loads them
 into every evaluator env, frozen. Use `env_normalizer_sync(collector_env, evaluator_env)` in

@@ -1,12 +1,11 @@
-"""Observation and reward normalisation inside one env (DI-engine's `obs_norm`, `reward_norm`,
+"""Observation and reward normalisation inside one env (`obs_norm`, `reward_norm`,
 `static_obs_norm`), on a `RunningMeanStd`.
 
-Where they differ from DI-engine 0.5.3, on purpose: DI-engine resets the statistics at every
-episode reset, which throws away what was learnt and makes them useless to save or to freeze.
-Here the statistics persist across episodes; `frozen=True` (set for evaluator envs by
-`DingEnvWrapper(caller='evaluator')`) stops updates. The statistics live in `self.rms`, part
-of the env object, so the env snapshots of exact resume (serial and subprocess managers)
-carry them bit for bit.
+The statistics persist across episodes, on purpose: resetting them at every episode reset
+would throw away what was learnt and make them useless to save or to freeze. `frozen=True`
+(set for evaluator envs by `DingEnvWrapper(caller='evaluator')`) stops updates. The statistics
+live in `self.rms`, part of the env object, so the env snapshots of exact resume (serial and
+subprocess managers) carry them bit for bit.
 
 For one set of statistics shared by all the envs of a manager (and read frozen by the
 evaluator's), use `NormalizedEnvManager` (normalized_manager.py) instead.
@@ -74,8 +73,8 @@ class ObsNormWrapper(_StatsWrapper):
 
 @ENV_WRAPPER_REGISTRY.register('reward_norm')
 class RewardNormWrapper(_StatsWrapper):
-    """Reward divided by the running std of the discounted return (`reward_discount`), as
-    DI-engine's; raw during the first `warmup` steps. The final info of an episode carries
+    """Reward divided by the running std of the discounted return (`reward_discount`);
+    raw during the first `warmup` steps. The final info of an episode carries
     `eval_episode_return`, the sum of the raw rewards (unless an inner wrapper set it), so
     evaluation reports true returns."""
 

@@ -11,8 +11,8 @@ so `RunStateSaver` restores them bit for bit; `normalizer_state()` / `obs_module
 them into an exported model. Even when the envs themselves cannot be snapshotted the
 statistics are restored (the envs then start fresh episodes, as for any manager).
 
-Rewards are divided by the running std of each env's discounted return (DI-engine's
-`reward_norm`); episode returns and `eval_episode_return` stay raw, so evaluation values and
+Rewards are divided by the running std of each env's discounted return (as the
+`reward_norm` wrapper does); episode returns and `eval_episode_return` stay raw, so evaluation values and
 logs are in the env's own units.
 """
 from typing import Any, Dict, List, Optional, Sequence
@@ -108,7 +108,7 @@ class NormalizedEnvManager(TimestepAdapter):
     def step(self, actions: Any) -> Any:
         timesteps = TimestepAdapter.step(self, actions)
         from ding.envs.env_manager.base_env_manager import BaseEnvManager
-        if isinstance(self._env, BaseEnvManager):  # DI-engine's V1: {env_id: timestep}
+        if isinstance(self._env, BaseEnvManager):  # V1's step: {env_id: timestep}
             return {ts.env_id: ts for ts in timesteps}
         return timesteps
 

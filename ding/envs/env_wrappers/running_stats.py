@@ -12,8 +12,8 @@ import numpy as np
 
 
 class RunningMeanStd:
-    """`RunningMeanStd(epsilon=1e-4, shape=())`. Starts at mean 0, var 1, count `epsilon`
-    (as DI-engine's), so `std` is defined before any data."""
+    """`RunningMeanStd(epsilon=1e-4, shape=())`. Starts at mean 0, var 1, count `epsilon`,
+    so `std` is defined before any data."""
 
     def __init__(self, epsilon: float = 1e-4, shape: Tuple[int, ...] = ()) -> None:
         self._epsilon = float(epsilon)
@@ -70,7 +70,7 @@ class RunningMeanStd:
 
     @property
     def std(self) -> np.ndarray:
-        """sqrt(var) + epsilon, as DI-engine's."""
+        """sqrt(var) + epsilon."""
         return np.sqrt(self._var) + self._epsilon
 
     @property

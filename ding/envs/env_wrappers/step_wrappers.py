@@ -1,9 +1,9 @@
-"""General wrappers (DI-engine's names, gymnasium's 5-tuple API): action repeat and scaling,
+"""General wrappers (gymnasium's 5-tuple API): action repeat and scaling,
 delayed rewards, episode returns in the final info, time limits, flat minigrid observations,
 and the converter to the legacy gym API.
 
 Time limits end an episode as *truncated* (not terminated), so learners keep bootstrapping
-through them; DI-engine's `info['time_limit']` / `info['time_count']` are kept.
+through them; the info also carries `info['time_limit']` / `info['time_count']`.
 """
 import operator
 from functools import reduce
@@ -63,7 +63,7 @@ class DelayRewardWrapper(gymnasium.Wrapper):
 @ENV_WRAPPER_REGISTRY.register('eval_episode_return')
 class EvalEpisodeReturnWrapper(gymnasium.Wrapper):
     """Sum the rewards of the episode; the final step's info gets `eval_episode_return`
-    (a float32 array of one element, as DI-engine's)."""
+    (a float32 array of one element)."""
 
     def __init__(self, env: gymnasium.Env) -> None:
         super().__init__(env)
@@ -107,7 +107,7 @@ class TimeLimitWrapper(gymnasium.Wrapper):
 @ENV_WRAPPER_REGISTRY.register('action_scale')
 class ActionScaleWrapper(gymnasium.ActionWrapper):
     """Actions in [-1, 1] (clipped there) mapped linearly onto the Box action space's bounds;
-    what DI-engine's `act_scale=True` env option does."""
+    what the `act_scale=True` env option does."""
 
     def __init__(self, env: gymnasium.Env) -> None:
         super().__init__(env)
@@ -123,7 +123,7 @@ class ActionScaleWrapper(gymnasium.ActionWrapper):
 
 
 class RewardFloorWrapper(gymnasium.RewardWrapper):
-    """Rewards below `floor` raised to it (DI-engine's `rew_clip=True` env option: -10)."""
+    """Rewards below `floor` raised to it (the `rew_clip=True` env option: -10)."""
 
     def __init__(self, env: gymnasium.Env, floor: float = -10.0) -> None:
         super().__init__(env)
@@ -259,7 +259,7 @@ def _reward_in_obs_space(obs_space: Any) -> spaces.Dict:
 class AllinObsWrapper(gymnasium.Wrapper):
     """Observation = {'obs': obs, 'reward': [last reward]} (Decision Transformer); reward 0 after a reset.
 
-    Wraps a gymnasium env, or a ding `BaseEnv` as DI-engine's dt.py does
+    Wraps a gymnasium env, or a ding `BaseEnv`
     (`AllinObsWrapper(LunarLanderEnv(cfg.env))`): then the result is an `AllinObsEnv`, a ding env."""
 
     def __new__(cls, env: Any = None, *args: Any, **kwargs: Any) -> Any:  # env None: copy / unpickle

@@ -10,7 +10,7 @@ collector can neither flood the learner's memory nor act on weights more than a 
 old. The learner sums the collectors' `env_step`/`env_episode` increments and sends `train_iter` (and the acks)
 back. The learner (rank 0 with DDP) puts its weights once per version; receivers load only the
 newest. A `storage_loader`/`model_loader` (FileStorageLoader, FileModelLoader) replaces the
-object store by files, as in DI-engine.
+object store by files.
 """
 import logging
 import threading
@@ -324,7 +324,7 @@ class ModelExchanger:
 
 
 class PeriodicalModelExchanger(ModelExchanger):
-    """DI-engine's variant: `mode='send'` publishes every `period` steps, `mode='receive'` loads
+    """The periodic variant: `mode='send'` publishes every `period` steps, `mode='receive'` loads
     the newest; `delay_toleration`/`stale_toleration` are accepted (newest-wins already bounds it)."""
 
     def __init__(self, model: Any, mode: str = 'send', period: int = 1, delay_toleration: float = float('inf'),

@@ -85,7 +85,7 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
 
     `main` is a callable or 'module.function' (imported in each node). `node_resources[i]`:
     Ray resources of worker i (e.g. {'collector_host': 1} to place it on a labelled machine).
-    `attach_to` (DI-engine's flag) joins nodes already running on the cluster: with Ray every
+    `attach_to` joins nodes already running on the cluster: with Ray every
     launch on one cluster is connected, so it only matters that the cluster is the same.
     A node whose process dies (not one whose main() raised) is restarted and runs main() again,
     up to `max_restarts` times, unless it is a learner: then the run ends with an error.

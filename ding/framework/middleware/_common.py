@@ -57,8 +57,8 @@ def get_writer() -> Optional[Any]:
         from ding.utils import writer as writer_module
     except ImportError:
         return None
-    # through DI-engine's `DistributedWriter.get_instance()`, so that code (and DI-engine's tests)
-    # replacing it there reaches every logger
+    # through `DistributedWriter.get_instance()`, so that code (and tests) replacing it there
+    # reaches every logger
     try:
         return writer_module.DistributedWriter.get_instance()
     except RuntimeError:  # never set up
@@ -81,8 +81,8 @@ def state_dict_of(policy: Any) -> Any:
 
 
 def role_void(roles: Any) -> Optional[Callable]:
-    """`task.void()` when this node's run is distributed and it plays none of `roles` (DI-engine's
-    role gating); None otherwise (a standalone run plays every role)."""
+    """`task.void()` when this node's run is distributed and it plays none of `roles` (role
+    gating); None otherwise (a standalone run plays every role)."""
     task = current_task()
     if not is_distributed() or any(task.has_role(r) for r in roles):
         return None

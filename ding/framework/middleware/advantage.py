@@ -4,7 +4,7 @@
   `StepCollector` writes them), bootstrapping from the critic where an episode was cut short.
 - `montecarlo_return_estimator`: discounted returns-to-go over `ctx.episodes`.
 
-Both take `Batch` columns (what our collectors write: the fast path) or DI-engine's treetensor
+Both take `Batch` columns (what our collectors write: the fast path) or treetensor
 transitions, which keep their form (advantage_treetensor.py).
 """
 from typing import Any, Callable, Optional
@@ -25,7 +25,7 @@ def gae_estimator(cfg: Any, policy: Any, buffer_: Optional[Any] = None) -> Calla
     `return` (= adv + value) columns; writes `ctx.train_data`, or pushes into `buffer_` when
     one is given (PPOOffPolicy); clears `ctx.trajectories`. Treetensor trajectories take the
     values from `policy.get_attribute('model')`'s critic instead, and a buffer gets one item per
-    transition, as in DI-engine."""
+    transition."""
     require_config(cfg, 'gae_estimator', 'policy.collect.discount_factor', 'policy.collect.gae_lambda')
     gamma = float(cfg.policy.collect.discount_factor)
     lambda_ = float(cfg.policy.collect.gae_lambda)
@@ -113,7 +113,7 @@ def _gae_by_segment(reward, value, next_value, done, episode_end, segment_end, g
 
 @_common.gated('learner')
 def montecarlo_return_estimator(policy: Any) -> Callable:
-    """`policy`: a PG policy (or its mode, or any object with DI-engine's `_cfg`);
+    """`policy`: a PG policy (or its mode, or any object with a `_cfg`);
     `cfg.collect.discount_factor` is the discount. Concatenates `ctx.episodes` into
     `ctx.train_data` with a `return` column (no bootstrap: a truncated episode is treated as
     ended); treetensor episodes give a treetensor."""

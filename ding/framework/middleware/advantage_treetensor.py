@@ -60,7 +60,7 @@ def treetensor_gae(transitions: Any, trajectory_end_idx: Any, policy: Any, gamma
     if trajectory_end_idx is not None:
         traj_flag[torch.as_tensor(trajectory_end_idx, dtype=torch.long)] = True
     end = traj_flag.clone()
-    end[-1] = True  # the data ends here: no trace runs past its last row (traj_flag stays DI-engine's)
+    end[-1] = True  # the data ends here: no trace runs past its last row (traj_flag is not marked there)
     reward, terminated = data.reward.float(), done
     if value.dim() > reward.dim():  # a per-agent critic [B, A] shares the team reward [B]
         reward, terminated, end = (x.unsqueeze(-1) for x in (reward, terminated, end))
@@ -72,7 +72,7 @@ def treetensor_gae(transitions: Any, trajectory_end_idx: Any, policy: Any, gamma
 
 
 def treetensor_rows(data: Any) -> List[Any]:
-    """One treetensor per transition (what a buffer stores, as DI-engine's gae_estimator pushes)."""
+    """One treetensor per transition (what a buffer stores, as gae_estimator pushes them)."""
     return [data[i] for i in range(len(data.done))]
 
 
@@ -95,7 +95,7 @@ def treetensor_returns(episodes: Any, gamma: float) -> Any:
 
 
 def policy_config(policy: Any) -> Optional[Any]:
-    """The config of a ding policy (`cfg`) or of a DI-engine-style one (`_cfg`), asking a Mock
+    """The config of a ding policy (`cfg`) or of one that keeps it as `_cfg`, asking a Mock
     only for what it defines."""
     from ding.utils.duck_typing import optional_attr
     cfg = optional_attr(policy, 'cfg')

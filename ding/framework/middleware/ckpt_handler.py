@@ -14,8 +14,8 @@ from ding.utils.fileio import atomic_torch_save
 
 
 def save_file(path: str, data: Any, fs_type: str = None, use_lock: bool = False) -> None:
-    """Write one checkpoint file, atomically. DI-engine's name and arguments (`fs_type`, `use_lock`
-    are accepted for its callers and not needed here); CkptSaver writes through it, so a test can
+    """Write one checkpoint file, atomically. `fs_type` and `use_lock` are accepted for callers
+    that pass them and not needed here; CkptSaver writes through it, so a test can
     patch `ckpt_handler.save_file`."""
     atomic_torch_save(data, path)
 
@@ -23,7 +23,7 @@ def save_file(path: str, data: Any, fs_type: str = None, use_lock: bool = False)
 @_common.rank0_only
 @_common.gated('learner', 'evaluator')
 class CkptSaver:
-    """`iteration_{train_iter}.pth.tar` at train_iter 0 (once, as DI-engine) and every
+    """`iteration_{train_iter}.pth.tar` at train_iter 0 (once) and every
     `train_freq` train iterations after, `eval.pth.tar` on a new best `eval_value`,
     `final.pth.tar` when the task finishes (checked after the step's other middlewares ran, so a
     later `termination_checker` is seen too).
@@ -64,7 +64,7 @@ class CkptSaver:
         return path
 
     def __call__(self, ctx: Any):
-        # DI-engine also saves the untrained policy (iteration_0), e.g. T-REX's worst demonstrator
+        # the untrained policy is saved too (iteration_0), e.g. T-REX's worst demonstrator
         first = ctx.train_iter == 0 and not self._saved_iter_0
         if self._train_freq and (first or ctx.train_iter - self._last_save_iter >= self._train_freq):
             self.save(f'iteration_{ctx.train_iter}.pth.tar')

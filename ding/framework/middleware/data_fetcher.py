@@ -21,7 +21,7 @@ def _sample(buffer_: Any, size: int) -> Optional[Tuple[Batch, np.ndarray]]:
         sampled = buffer_.sample(size)
     except InsufficientData:  # a view may see fewer rows than the buffer holds (sample_range_view)
         return None
-    if getattr(sampled, 'whole_items', False):  # a buffer of objects: the items themselves, as DI-engine
+    if getattr(sampled, 'whole_items', False):  # a buffer of objects: the items themselves
         return [d.data for d in sampled], np.asarray(sampled.index)
     batch = sampled.batch
     meta = getattr(sampled, 'meta', None) or {}
@@ -46,7 +46,7 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
     the sampled items."""
     require_config(cfg, 'offpolicy_data_fetcher', 'policy.learn.batch_size')
     batch_size = int(cfg.policy.learn.batch_size)
-    # DI-engine's rule: collect.unroll_len > 1 means a recurrent learner, fed windows of that
+    # collect.unroll_len > 1 means a recurrent learner, fed windows of that
     # many consecutive steps of one env (ding/data/buffer/sequence_sampling.py)
     unroll_len = int(cfg.policy.get('collect', {}).get('unroll_len', 1) or 1)
 
@@ -73,7 +73,7 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         elif priority is not None:
             buffer_.update(index, meta={'priority': priority})
 
-    # Generators, as every form of DI-engine's fetcher (`next(fetcher(ctx))` runs it), with
+    # Generators, like every form of this fetcher (`next(fetcher(ctx))` runs it), with
     # nothing to do after the yield: no priority write-back across several buffers.
     def _fetch_mixed(ctx: Any):
         parts: List[Batch] = []
@@ -84,7 +84,7 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
                 yield
                 return
             parts.append(got[0])
-        if all(isinstance(p, list) for p in parts):  # buffers of whole objects: one list, as DI-engine
+        if all(isinstance(p, list) for p in parts):  # buffers of whole objects: one list
             ctx.train_data = [item for p in parts for item in p]
         else:  # the columns every buffer has: an agent's env ids, say, are not in demonstrations
             shared = [k for k in parts[0].keys() if all(k in p.keys() for p in parts[1:])]
@@ -109,7 +109,7 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
         fn = _fetch_mixed
     elif _common.has_attr(buffer_, 'sample'):
         fn = _fetch_one
-    else:  # DI-engine's message, word for word
+    else:  # keep this message word for word: callers compare it
         raise TypeError(f'not support buffer argument type: {type(buffer_)}')
     return contract(fn, reads=('train_output', ), writes=('train_data', ), name='offpolicy_data_fetcher')
 

@@ -1,9 +1,9 @@
-"""DI-engine's `ding.framework.middleware.functional.data_processor`, as one real module.
+"""The data middlewares as one real module, which ding/compat/paths.py maps
+`ding.framework.middleware.functional.data_processor` to.
 
 It holds `offline_data_saver`, which writes through this module's `offline_data_save_type` (so
-patching that name here, as DI-engine's tests do, reaches the saver), and the other data
-middlewares under their DI-engine module path; they live in data_push.py, data_fetcher.py and
-offline.py.
+patching that name here, as tests do, reaches the saver), and the other data middlewares; they
+live in data_push.py, data_fetcher.py and offline.py.
 """
 from typing import Any
 
@@ -15,7 +15,7 @@ from ding.framework.middleware.offline import offline_data_fetcher  # noqa: F401
 
 
 def offline_data_saver(data_path: str, data_type: str = 'hdf5') -> Any:
-    """Saves `ctx.trajectories` as DI-engine does (for 'hdf5', `x.pkl` is written as
+    """Saves `ctx.trajectories` with `offline_data_save_type` (for 'hdf5', `x.pkl` is written as
     `x_demos.hdf5`; see ding/data/offline_save.py) and clears the field."""
     if data_type not in DATA_TYPES:
         raise ValueError(f'offline_data_saver: data_type must be one of {DATA_TYPES}, got {data_type!r}')

@@ -16,14 +16,14 @@ def _push_transitions(buffer_: Any, data: Any, group_by_env: Optional[bool]) -> 
     meta = {}
     if 'priority' in batch:
         meta['priority'] = np.asarray(batch.pop('priority'))
-    env_key = 'env_id' if 'env_id' in batch else 'env_data_id'  # DI-engine groups by its episode id
+    env_key = 'env_id' if 'env_id' in batch else 'env_data_id'  # else by the episode id (env_data_id)
     if group_by_env and env_key in batch:
         meta['env'] = np.asarray(batch[env_key]).reshape(len(batch))
     buffer_.push(batch, meta or None)
 
 
 def _push_items(buffer_: Any, items: Any, group_by_env: Optional[bool]) -> None:
-    """DI-engine pushes each item of `ctx.trajectories`, whatever its type. Dicts with the
+    """Pushes each item of `ctx.trajectories`, whatever its type. Dicts with the
     same fields are pushed as one Batch (the same rows, one copy); anything else item by item."""
     items = list(items)
     if items and all(isinstance(t, Mapping) for t in items) and all(t.keys() == items[0].keys() for t in items):
@@ -71,7 +71,7 @@ def data_pusher(cfg: Any, buffer_: Any, group_by_env: Optional[bool] = None) -> 
                 buffer_.push(list(episode) if isinstance(episode, Iterable) else episode)
             ctx.episodes = None
         elif not _finishing():  # a peer ended the run while a distributed learner waited for data
-            # DI-engine's message, word for word: its tests and users' code compare it
+            # keep this message word for word: tests and users' code compare it
             raise RuntimeError('Either ctx.trajectories or ctx.episodes should be not None.')
 
     # It reads whichever of the two a collector wrote, so neither is declared a required read.
@@ -91,8 +91,8 @@ def sqil_data_pusher(cfg: Any, buffer_: Any, expert: bool) -> Any:
 
 
 def buffer_saver(cfg: Any, buffer_: Any, every_envstep: int = 1000, replace: bool = False) -> Any:
-    """Saves the buffer (`buffer_.save_data`) to `<exp_name>/replaybuffer/`, DI-engine's folder and
-    file names: at its first call and then once `every_envstep` more env steps have passed;
+    """Saves the buffer (`buffer_.save_data`) to `<exp_name>/replaybuffer/`:
+    at its first call and then once `every_envstep` more env steps have passed;
     `replace` keeps only `data_latest.hkl`, otherwise one `data_envstep_<env_step>.hkl` per save.
     (The files hold our buffer format, which `DequeBuffer.load_data` reads, not hickle's.)"""
     require_config(cfg, 'buffer_saver', 'exp_name')

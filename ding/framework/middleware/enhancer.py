@@ -256,8 +256,8 @@ def _check_columns(held: Batch, batch: Batch) -> None:
 @_common.gated('collector')
 def priority_calculator(priority_calculation_fn: Callable[[Batch], np.ndarray]) -> Any:
     """Adds a `priority` column to `ctx.trajectories` (used by data_pusher as PER priority).
-    Trajectories kept as a list of transitions (DI-engine's form) stay a list: the function gets
-    the list and each transition its `priority` (a float), as in DI-engine."""
+    Trajectories kept as a list of transitions (from a policy that builds its own) stay a list:
+    the function gets the list and each transition its `priority` (a float)."""
 
     def _calculate(ctx: Any) -> None:
         if isinstance(ctx.trajectories, list):
@@ -308,7 +308,7 @@ def her_data_enhancer(cfg: Any, buffer_: Any, her_reward_model: Any) -> Any:
         if transitions and all(isinstance(t, Batch) for t in transitions):  # ours relabels whole columns
             ctx.train_data = Batch.cat(transitions)
         elif not all(isinstance(t, (Batch, Mapping)) for t in transitions):
-            # transitions that are no dicts (DI-engine's treetensors): its list, for its learner
+            # transitions that are no dicts (treetensors, say): the list as is, for a learner that takes it
             ctx.train_data = transitions
         else:
             ctx.train_data = as_batch([row for t in transitions for row in (t if isinstance(t, Batch) else [t])])

@@ -31,13 +31,13 @@ class EpisodeCollector:
         self._random_policy = None
         self._random_policy_args = (cfg.policy, policy, env)
         # made now (it draws its seed from numpy at once, so runs repeat), or, for an env without an
-        # action space yet (a duck-typed manager), at the first warm-up call, as DI-engine does
+        # action space yet (a duck-typed manager), at the first warm-up call
         if self._random_collect_size > 0 and _common.has_attr(env, 'action_space'):
             from ding.policy import get_random_policy
             self._random_policy = get_random_policy(*self._random_policy_args)
         self._extra_keys = tuple(optional_attr(policy, 'transition_keys', ()))
         self._pending: List[List[Dict[str, Any]]] = []  # per env: rows of its running episode
-        # A DI-engine-style policy builds its own transitions (ding/compat/policy.py).
+        # A policy with a `transition_recorder` builds its own transitions (ding/compat/policy.py).
         make_recorder = optional_attr(policy, 'transition_recorder')
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         env.seed(cfg.seed)
@@ -69,7 +69,7 @@ class EpisodeCollector:
 
     def state_dict(self) -> Dict[str, Any]:
         """The episodes still running (pass the collector to `RunStateSaver(extra=...)`, so a
-        resumed run emits them whole): our rows, or a DI-engine-style policy's recorder."""
+        resumed run emits them whole): our rows, or the recorder of a policy that builds its own transitions."""
         return {'pending': [list(rows) for rows in self._pending],
                 'recorder': self._recorder.state_dict() if self._recorder is not None else None}
 
@@ -79,7 +79,7 @@ class EpisodeCollector:
             self._recorder.load_state_dict(state['recorder'])
 
     def _collect_with_recorder(self, ctx: Any, policy: Any, kwargs: Dict[str, Any]) -> List[list]:
-        """DI-engine's way: each episode a list of the policy's own transitions."""
+        """A policy with a `transition_recorder`: each episode a list of the policy's own transitions."""
         env, recorder = self._env, self._recorder
         recorder.begin(ctx.train_iter)
         while recorder.episodes < self._n_episode:

@@ -98,7 +98,7 @@ def _make_evaluator(seed: int, policy: Any, env: Any, n_episode: int, stop_value
             returns = run_episodes(policy, env, n_episode, round_seed(seed, ctx.train_iter), frames, outputs)
             mean, std = float(np.mean(returns)), float(np.std(returns))
             ctx.eval_output = {'episode_return': returns}
-            if render:  # worst, median and best episode [N, T, C, H, W], as DI-engine's loggers expect
+            if render:  # worst, median and best episode [N, T, C, H, W], as the wandb loggers expect
                 ctx.eval_output['replay_video'] = replay_video(frames.episodes(), returns)
                 # the same episodes' per-step outputs, for the wandb loggers' action_logger
                 ctx.eval_output['output'] = [outputs.episodes()[i] for i in replay_picks(returns)]

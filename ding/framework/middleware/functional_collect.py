@@ -1,4 +1,4 @@
-"""`inferencer` + `rolloutor`: collection split into two middlewares (DI-engine's functional
+"""`inferencer` + `rolloutor`: collection split into two middlewares (the functional
 form), for pipelines that act on `ctx.obs` / `ctx.action` between the two.
 `TransitionList` keeps the per-step columns and turns them into one env-major Batch; a row
 whose episode an env restart dropped (ding/envs/env_manager/env_faults.py) is left out of it,
@@ -63,7 +63,7 @@ def inferencer(seed: int, policy: Any, env: Any) -> Any:
     """Acts on the stacked ready observations; w: obs, action, inference_output.
 
     `ctx.inference_output` is the policy's output: our policies' batched dict, or, for a policy
-    written to DI-engine's protocol, its own `{env_id: output}` as in DI-engine."""
+    without `forward_batch` (adapted, ding/utils/protocol_adapters.py), its own `{env_id: output}`."""
     env, policy = batched_env(env), batched_policy(policy)
     env.seed(seed)
 

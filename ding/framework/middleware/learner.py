@@ -21,8 +21,8 @@ def _log_train(train_iter: int, output: Any) -> None:
 @_common.gated('learner')
 def trainer(cfg: Any, policy: Any, log_freq: int = 100) -> Any:
     """One update on `ctx.train_data` (skipped when it is None); w: train_output, train_iter += 1.
-    Given a reward model instead of a policy (DI-engine's `dqn_rnd.py`), it trains that model on
-    the freshly collected data (ding/framework/middleware/reward_model_training.py)."""
+    Given a reward model instead of a policy (as the RND example `dqn_rnd.py` passes), it trains
+    that model on the freshly collected data (ding/framework/middleware/reward_model_training.py)."""
     from ding.framework.middleware.reward_model_training import is_reward_model, reward_model_trainer
     if is_reward_model(policy):
         return reward_model_trainer(cfg, policy)

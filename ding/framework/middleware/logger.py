@@ -75,10 +75,10 @@ def offline_logger(record_train_iter: bool = False, train_show_freq: int = 100) 
 
 
 def _refuse_grouped_scalars(train_output: Any) -> None:
-    """DI-engine's offline logger refuses `[scalars]` outputs (a group of scalars under one key)
-    with NotImplementedError; so does ours, rather than logging them under a meaningless tag."""
+    """Refuses `[scalars]` outputs (a group of scalars under one key) with NotImplementedError,
+    rather than logging them under a meaningless tag."""
     for out in ([train_output] if isinstance(train_output, Mapping) else list(train_output)):
         keys = [k for k in (out or {}) if '[scalars]' in str(k)]
         if keys:
             raise NotImplementedError(f'offline_logger: train_output key {keys[0]!r} holds grouped scalars '
-                                      "('[scalars]'), which the offline logger does not log (as in DI-engine)")
+                                      "('[scalars]'), which the offline logger does not log")

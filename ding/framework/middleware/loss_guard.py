@@ -47,7 +47,7 @@ class LossGuard:
     """`LossGuard(policy).check(output, train_iter)` after each update."""
 
     def __init__(self, policy: Any) -> None:
-        # a duck-typed policy (a DI-engine test's Mock) is asked only for what it defines
+        # a duck-typed policy (a test's Mock, say) is asked only for what it defines
         cfg = optional_attr(policy, 'cfg') or optional_attr(policy, '_cfg')
         learn = cfg.get('learn', None) if isinstance(cfg, Mapping) else None
         mode = learn.get('nonfinite', 'raise') if isinstance(learn, Mapping) else 'raise'

@@ -58,7 +58,7 @@ class _OfflineDataFetcher:
             return next(self._iter)
 
     def __call__(self, ctx: Any) -> None:
-        if 'train_epoch' not in ctx.kept_names:  # DI-engine's OfflineRLContext resets it every step
+        if 'train_epoch' not in ctx.kept_names:  # OfflineRLContext does not keep it
             ctx.keep('train_epoch')
         data = self._next_columns(ctx) if self._columns is not None else self._next_loaded(ctx)
         ctx.train_data = data

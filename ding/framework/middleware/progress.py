@@ -27,8 +27,8 @@ from ding.framework.middleware.logger import mean_scalars
 from ding.utils.fileio import atomic_write_text
 from ding.utils.run_dir import RunDir
 
-# DI-engine's "no bound" default for max_env_step (1e10): a budget this large is no bound to
-# show, and an ETA against it would read as hundreds of years
+# the "no bound" default for max_env_step (1e10, as ding/entry/serial.py's --max-env-step): a
+# budget this large is no bound to show, and an ETA against it would read as hundreds of years
 UNBOUNDED_ENV_STEP = int(1e10)
 FIXED_COLUMNS = ('env_step', 'train_iter', 'env_episode', 'eval_return_mean', 'eval_return_std', 'eval_episodes',
                  'time_s', 'env_steps_per_s')
@@ -57,7 +57,7 @@ def format_status(env_step: int, rate: float, train_iter: int, last_eval: Option
                   max_env_step: Optional[int], eta_rate: Optional[float] = None) -> str:
     """`env_step 12,000/100,000 | 2,400 steps/s | train_iter 6,000 | eval 187.30 | ETA 0:00:32`.
     The ETA uses `eta_rate` (default `rate`); 0 shows `ETA -` (no rate to go by yet). It is
-    rounded up, so steps left never read 0:00:00. No bound, or DI-engine's 1e10, shows none."""
+    rounded up, so steps left never read 0:00:00. No bound, or the 1e10 default, shows none."""
     bounded = bool(max_env_step) and max_env_step < UNBOUNDED_ENV_STEP
     step = f'{env_step:,}' + (f'/{max_env_step:,}' if bounded else '')
     parts = [f'env_step {step}', f'{rate:,.0f} steps/s', f'train_iter {train_iter:,}',

@@ -1,12 +1,12 @@
 """`reward_model_trainer`: feeds freshly collected data to a reward model and trains it.
 
-DI-engine's `dqn_rnd.py` writes `task.use(trainer(cfg, reward_model))` right after the
-collector; `trainer` hands a reward model (an object with `collect_data` and `train` but no
-`forward`) to this middleware. Each step it gives the model `ctx.trajectories` (or the
+A pipeline may write `task.use(trainer(cfg, reward_model))` right after the collector (as
+the RND example `dqn_rnd.py` does); `trainer` hands a reward model (an object with
+`collect_data` and `train` but no `forward`) to this middleware. Each step it gives the model `ctx.trajectories` (or the
 transitions of `ctx.episodes`) and runs `reward_model.train()`; the sampled batches are then
 rewritten by `reward_estimator` / `OffPolicyLearner(..., reward_model=...)`.
 With `clear_buffer_per_iters = N` in the model's config (else in `cfg.reward_model`) its kept
-data is cleared after every N-th training call (DI-engine's ICM setting).
+data is cleared after every N-th training call (ICM's setting).
 """
 from typing import Any
 

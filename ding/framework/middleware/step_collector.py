@@ -12,9 +12,9 @@ offers the worker-actor protocol (`env.bind_actor`, `env.collect_rollout`, the
 (`policy.worker_actor()`); the collector only publishes the collect weights when they moved.
 The ctx fields written are the same either way.
 
-A DI-engine-style policy (`policy.transition_recorder`, ding/compat/policy.py)
-builds each transition itself with `_process_transition`: the same loop then records its
-transitions per env, and `ctx.trajectories` is DI-engine's env-major list of them.
+A policy with `policy.transition_recorder` (ding/compat/policy.py) builds each transition
+itself with `_process_transition`: the same loop then records its transitions per env, and
+`ctx.trajectories` is the env-major list of them.
 
 Env faults (ding/envs/env_manager/env_faults.py): a row whose episode an env restart
 dropped is not a transition and is left out, so an env's segment may be a row short;
@@ -57,16 +57,16 @@ class StepCollector:
         self._column_pool = ColumnPool()  # each call's columns reuse the memory of calls nobody reads any more
         self._sampler = optional_attr(env, 'collect_steps')
         worker_actors = has_attr(env, 'collect_rollout')
-        # A DI-engine-style policy builds its own transitions (ding/compat/policy.py).
+        # A policy with a `transition_recorder` builds its own transitions (ding/compat/policy.py).
         make_recorder = optional_attr(policy, 'transition_recorder')
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         if self._recorder is not None and (worker_actors or self._sampler is not None):
-            raise ValueError(f'{type(env).__name__} runs the rollout itself, which a DI-engine-style policy '
-                             f'(per-env _process_transition) cannot join; use env_manager type base or subprocess')
+            raise ValueError(f'{type(env).__name__} runs the rollout itself, which a policy with its own '
+                             f'per-env _process_transition cannot join; use env_manager type base or subprocess')
         self._random_policy = None
         self._random_policy_args = (cfg.policy, policy, env) if not worker_actors else None
         # made now (it draws its seed from numpy at once, so runs repeat), or, for an env without an
-        # action space yet (a duck-typed manager), at the first warm-up step, as DI-engine does
+        # action space yet (a duck-typed manager), at the first warm-up step
         if self._random_collect_size > 0 and not worker_actors and _common.has_attr(env, 'action_space'):
             from ding.policy import get_random_policy
             self._random_policy = get_random_policy(*self._random_policy_args)
@@ -106,7 +106,7 @@ class StepCollector:
         elif self._recorder is not None:
             self._recorder.begin(ctx.train_iter)
             episodes = self._rollout(policy, env, steps, ctx.collect_kwargs or {}, self._recorder)
-            batch, ctx.trajectory_end_idx = self._recorder.take_trajectories()  # a list, as in DI-engine
+            batch, ctx.trajectory_end_idx = self._recorder.take_trajectories()  # a list of transitions
         else:
             cols = TransitionColumns(env.env_num, steps, self._extra_keys, self._column_pool)
             check = self._begin_check() if self._begin_check is not None else None
@@ -125,8 +125,8 @@ class StepCollector:
 
     def state_dict(self) -> Dict[str, Any]:
         """What an exact resume needs beyond the env snapshot (pass the collector to
-        `RunStateSaver(extra=...)`): a DI-engine-style policy's recorder (episode ids, the
-        running episodes); our columns hold nothing between calls."""
+        `RunStateSaver(extra=...)`): the recorder of a policy that builds its own transitions
+        (episode ids, the running episodes); our columns hold nothing between calls."""
         return {'recorder': self._recorder.state_dict() if self._recorder is not None else None}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:

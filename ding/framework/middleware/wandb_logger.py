@@ -1,5 +1,5 @@
-"""Weights & Biases loggers with DI-engine's arguments: `wandb_online_logger` (against env steps)
-and `wandb_offline_logger` (against train iterations). `pip install "ding[wandb]"`; wandb is
+"""Weights & Biases loggers: `wandb_online_logger` (against env steps) and
+`wandb_offline_logger` (against train iterations). `pip install "ding[wandb]"`; wandb is
 imported when a logger is built, never with the package.
 
 What goes to the run:
@@ -33,7 +33,7 @@ from ding.framework.contract import contract
 from ding.framework.middleware import _common
 from ding.framework.middleware.logger import mean_scalars
 
-# DI-engine's switches (its `cfg` argument); each defaults to False but plot_logger (True).
+# the switches (the loggers' `cfg` argument); each defaults to False but plot_logger (True).
 SWITCHES = ('gradient_logger', 'plot_logger', 'video_logger', 'action_logger', 'return_logger', 'vis_dataset')
 DEFAULT_METRICS = ('q_value', 'target q_value', 'loss', 'lr', 'entropy', 'target_q_value', 'td_error')
 VIDEO_SUFFIXES = ('.mp4', '.gif')
@@ -41,14 +41,14 @@ MODEL_FILE = 'model.pth.tar'
 
 
 def _switches(cfg: Optional[Dict[str, Any]]) -> Dict[str, bool]:
-    """DI-engine's cfg with its defaults; an unknown key or one we cannot honour is an error."""
+    """The switches of `cfg`, with their defaults; an unknown key or one we cannot honour is an error."""
     given = dict(cfg or {})
     unknown = sorted(set(given) - set(SWITCHES))
     if unknown:
         raise KeyError(f'wandb logger: unknown cfg keys {unknown}; valid: {list(SWITCHES)}')
-    # DI-engine: without cfg only plot_logger is on; a given cfg turns off every switch it does not name
+    # without cfg only plot_logger is on; a given cfg turns off every switch it does not name
     switches = {key: bool(given.get(key, key == 'plot_logger' and cfg is None)) for key in SWITCHES}
-    # DI-engine plots its dataset with t-SNE; not implemented here.
+    # vis_dataset (a t-SNE plot of the dataset) is not implemented here.
     if switches['vis_dataset']:
         raise NotImplementedError('wandb logger: vis_dataset is not supported; supported switches: '
                                   'gradient_logger, plot_logger, video_logger, action_logger, return_logger')
@@ -170,7 +170,7 @@ def _wandb_logger(kind: str, record_path: Optional[str], cfg: Any, exp_config: A
     switches = _switches(cfg)
     if switches['gradient_logger'] and model is None:
         raise ValueError('wandb logger: gradient_logger needs model')
-    del env  # DI-engine asks the env manager to save replays; ours take frames from the evaluator instead
+    del env  # not used: videos come from the evaluator's frames, not from the env manager
     wandb = _import_wandb()
     metrics = tuple(DEFAULT_METRICS if metric_list is None else metric_list)
     run = _start_run(wandb, exp_config, project_name, run_name, anonymous, wandb_sweep)
@@ -216,10 +216,10 @@ def wandb_online_logger(record_path: str = None, cfg: Any = None, exp_config: An
                         env: Any = None, model: Any = None, anonymous: bool = False,
                         project_name: str = 'default-project', run_name: str = None, wandb_sweep: bool = False) -> Any:
     """Training metrics, evaluations, evaluation videos and the model to a wandb run, against env
-    steps. DI-engine's arguments: `cfg` holds the switches (`plot_logger`, `video_logger`,
+    steps. `cfg` holds the switches (`plot_logger`, `video_logger`,
     `gradient_logger`, `action_logger`, `return_logger`), `exp_config` becomes the run's config, `metric_list` names the
     train_output keys to log, `record_path` is where evaluation videos are found or written.
-    `env` is accepted for DI-engine's signature and not used."""
+    `env` is accepted for callers that pass it and not used."""
     return _wandb_logger('online', record_path, cfg, exp_config, metric_list, env, model, anonymous, project_name,
                          run_name, wandb_sweep)
 

@@ -1,5 +1,5 @@
 """`padding(policy='random')`: after a grouped sample (`sample(n, groupby=key)`), bring every
-group to the length of the longest, as DI-engine does: with copies of random items of the
+group to the length of the longest: with copies of random items of the
 same group ('random') or with empty `BufferedData(None, None, None)` ('none'). Groups come
 back as lists of `BufferedData`; an ungrouped sample passes unchanged."""
 import copy

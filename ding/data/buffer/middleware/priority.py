@@ -83,7 +83,7 @@ class PriorityExperienceReplay:
         weights = self.importance_weights(slots) if self.IS_weight and len(slots) else None
         sampled = chain(indices=indices)
         sampled.meta['priority'] = priority
-        sampled.meta['priority_idx'] = slots  # DI-engine's key: the row's place in the sum tree (its slot here)
+        sampled.meta['priority_idx'] = slots  # the row's place in the sum tree (its slot here)
         if weights is not None:
             sampled.meta['priority_IS'] = weights
             sampled.batch['priority_IS'] = weights
@@ -144,7 +144,7 @@ class PriorityExperienceReplay:
 
 
 def _split_priority(meta: Optional[dict]):
-    """(priority or None, the rest of meta or None); drops DI-engine's `priority_idx`."""
+    """(priority or None, the rest of meta or None); drops `priority_idx`, which sample sets."""
     if not meta or ('priority' not in meta and 'priority_idx' not in meta):
         return None, meta
     rest = {k: v for k, v in meta.items() if k not in ('priority', 'priority_idx')}

@@ -1,5 +1,5 @@
 """`sample_range_view(buffer_, start=None, end=None)`: sample only stored items `start:end`
-(oldest first; a negative bound counts back from the buffer's size, as in DI-engine). Usually
+(oldest first; a negative bound counts back from the buffer's size). Usually
 put on a `buffer_.view()`, so one buffer serves a sampler of recent items and one of all."""
 from typing import Any, Callable, Optional
 

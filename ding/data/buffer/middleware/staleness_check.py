@@ -1,5 +1,5 @@
 """`staleness_check(buffer_, max_staleness=inf)`: drop data collected too many train
-iterations ago (DI-engine's middleware, same protocol).
+iterations ago.
 
 Every push must carry `meta={'train_iter_data_collected': train_iter}`; every sample names
 the learner's iteration, `buffer_.sample(size, train_iter_sample_data=train_iter)`. Before
@@ -14,7 +14,7 @@ KEY = 'train_iter_data_collected'
 
 class MissingStalenessMeta(ValueError, AssertionError):
     """A push without `train_iter_data_collected` in its meta. A ValueError (bad input), and
-    an AssertionError too, which is what DI-engine's staleness_check raises."""
+    an AssertionError too, for callers that catch an assertion failure there."""
 
 
 def staleness_check(buffer_: Any, max_staleness: float = float('inf')) -> Callable:
