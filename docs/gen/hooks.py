@@ -6,10 +6,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import action_masking_table  # noqa: E402
 import atari_page  # noqa: E402
 import cli_reference  # noqa: E402
 import config_reference  # noqa: E402
+import marked_tables  # noqa: E402
 import middleware_reference  # noqa: E402
 import performance_tables  # noqa: E402
 import quickstart  # noqa: E402
@@ -41,6 +41,4 @@ def on_files(files, config, **kwargs):
 
 
 def on_page_markdown(markdown, page, **kwargs):
-    if page.file.src_uri == action_masking_table.PAGE:
-        return action_masking_table.fill(markdown)
-    return markdown
+    return marked_tables.fill(page.file.src_uri, markdown)

@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPARE = ROOT / 'benchmarks' / 'compare'
 sys.path += [str(COMPARE), str(ROOT / 'docs' / 'gen')]  # appended: never shadows another test's modules
 
-import action_masking_table  # noqa: E402
 import maskable_ppo  # noqa: E402
+import marked_tables  # noqa: E402
 from maskable_ppo_sb3c import EVAL_EPISODES, evaluate, load_env_module  # noqa: E402
 
 ENV = load_env_module()
@@ -65,8 +65,9 @@ def test_tuning_seeds_are_refused_before_anything_runs(monkeypatch, capsys):
 def test_the_page_marker_becomes_the_table(tmp_path):
     results = tmp_path / 'maskable_ppo.json'
     results.write_text(json.dumps(small_results()))
-    page = (ROOT / 'docs' / action_masking_table.PAGE).read_text()
-    filled = action_masking_table.fill(page, str(results))
-    assert action_masking_table.MARKER not in filled and 'not reached in 6,144' in filled
+    page = (ROOT / 'docs' / 'action_masking.md').read_text()
+    filled = marked_tables.fill('action_masking.md', page, str(results))
+    assert marked_tables.marker('action_masking.md') not in filled and 'not reached in 6,144' in filled
     with pytest.raises(RuntimeError, match='exactly once'):
-        action_masking_table.fill(page.replace(action_masking_table.MARKER, ''), str(results))
+        marked_tables.fill('action_masking.md', page.replace(marked_tables.marker('action_masking.md'), ''),
+                           str(results))

@@ -1,0 +1,36 @@
+"""The measured tables of hand-written pages. Each page holds a marker line naming its results file;
+at build time (hooks.py) the marker is replaced by the table that the benchmark script which writes
+that file draws from it (the script's own `markdown(data)`)."""
+import json
+import os
+from typing import Optional
+
+from docgen_common import ROOT
+from performance_tables import _load_benchmark_module
+
+# page -> (results file, the benchmark script that writes it and draws its table)
+TABLES = {
+    'action_masking.md': ('benchmarks/results/maskable_ppo.json', 'benchmarks/compare/maskable_ppo.py'),
+    'offline.md': ('benchmarks/results/d3rlpy_offline_pendulum.json', 'benchmarks/compare/d3rlpy_offline.py'),
+}
+
+
+def marker(page: str) -> str:
+    return f'<!-- generated: {TABLES[page][0]} -->'
+
+
+def table(page: str, results: Optional[str] = None) -> str:
+    results_file, script = TABLES[page]
+    name = 'benchmarks_' + os.path.splitext(os.path.basename(script))[0]
+    module = _load_benchmark_module(os.path.join(ROOT, script), name, (os.path.dirname(os.path.join(ROOT, script)), ))
+    with open(results or os.path.join(ROOT, results_file)) as f:
+        return module.markdown(json.load(f))
+
+
+def fill(page: str, markdown: str, results: Optional[str] = None) -> str:
+    """The page with its marker replaced; a page that lost its marker fails the build."""
+    if page not in TABLES:
+        return markdown
+    if markdown.count(marker(page)) != 1:
+        raise RuntimeError(f'docs/{page} must hold the line {marker(page)} exactly once')
+    return markdown.replace(marker(page), table(page, results))
