@@ -170,6 +170,7 @@ def aggregate(per_seed: List[Dict[str, Any]], reference: Dict[str, float]) -> Di
             'median_final_normalised': normalised(median('final_return'), reference),
             'final_returns': [r['final_return'] for r in per_seed]}
 
+
 ALGO_NAMES = {'td3_bc': 'TD3+BC', 'cql': 'CQL', 'iql': 'IQL'}
 
 
@@ -201,7 +202,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--algos', nargs='+', default=list(ALGOS), choices=ALGOS)
     p.add_argument('--seeds', type=int, nargs='+', default=[1000, 1001, 1002])
-    p.add_argument('--tuning', action='store_true', help='a tuning run: seeds 0-99 allowed, written to --out')
+    p.add_argument('--tuning', action='store_true',
+                   help='a tuning run: seeds below 1000 allowed (never for a published table)')
     p.add_argument('--updates', type=int, default=5000)
     p.add_argument('--eval-every', type=int, default=500)
     p.add_argument('--thresholds', type=float, nargs='+', default=[-800.0, -600.0, -400.0])
