@@ -6,7 +6,12 @@ by env -> OffPolicyLearner sampling 8-step windows) in async mode. Through `ding
 DI-engine 0.5.3's `ding/example/impala.py` itself trains LunarLander (its config is
 dizoo/box2d/lunarlander/config/lunarlander_impala_config.py) to `max_env_step=2e6` with an
 unreachable stop value (3000): it runs here unchanged (gym -> gymnasium) at about 1,000 env
-steps/s on the 2-core dev machine, i.e. ~35 minutes, too long for a test."""
+steps/s on the 2-core dev machine, i.e. ~35 minutes, too long for a test.
+
+Async runs are not repeatable: thread scheduling decides which weights act on which steps. On a
+quiet machine this run stops at 195 after 13k-19k env steps, with both cores busy 13k-32k; one CI
+run (2 test workers) was at 131 after 40k. The budget is 80k env steps for that tail; the
+threshold is the config's stop value, unchanged."""
 import pytest
 
 
@@ -38,7 +43,7 @@ def test_impala_reaches_195_on_cartpole_v0_in_async_mode(tmp_path):
         task.use(StepCollector(cfg, policy.collect_mode, collector_env))
         task.use(data_pusher(cfg, buffer_, group_by_env=True))
         task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
-        task.use(termination_checker(max_env_step=40_000))
+        task.use(termination_checker(max_env_step=80_000))
         task.run()
         ctx = task.ctx
-    assert ctx.last_eval_value >= 195 and ctx.env_step <= 40_000 + 128
+    assert ctx.last_eval_value >= 195 and ctx.env_step <= 80_000 + 128

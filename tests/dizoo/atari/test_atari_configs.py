@@ -26,7 +26,7 @@ def load(game: str, algo: str):
 def test_every_game_has_every_config_and_they_compile():
     found = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, '*', '*_config.py')))
     assert found == sorted([f'{g}_{a}_config.py' for g in GAMES for a in ALGOS]
-                           + ['pong_ppo_config.py', 'pong_impala_config.py'])
+                           + ['pong_ppo_config.py', 'pong_impala_config.py', 'pong_dqn_cpu_config.py'])
     for game in GAMES:
         for algo in ALGOS:
             main, create = load(game, algo)
@@ -35,6 +35,9 @@ def test_every_game_has_every_config_and_they_compile():
             assert cfg.policy.other.replay_buffer.type == 'frame'
             assert list(cfg.policy.model.obs_shape) == [4, 84, 84]
             assert cfg.policy.model.action_shape == (4 if game == 'breakout' else 6)
+    main, create = load('pong', 'dqn_cpu')  # the CPU-budget recipe: uint8 frames into the frame replay
+    cfg = compile_config(main, create_cfg=create, auto=True, save_cfg=False)
+    assert cfg.policy.other.replay_buffer.type == 'frame' and cfg.env.scale is False and cfg.policy.nstep == 3
 
 
 def test_pong_ppo_is_the_published_recipe_on_the_nature_cnn():
