@@ -68,3 +68,27 @@ def test_only_rank_0_of_data_parallel_learners_writes_checkpoints(monkeypatch, t
     assert not _gated(lambda: CkptSaver(object(), str(tmp_path)))
     monkeypatch.setattr(dist, 'get_rank', lambda: 1)
     assert _gated(lambda: CkptSaver(object(), str(tmp_path)))
+
+
+def test_a_users_subclass_inherits_its_bases_gate(distributed_task):
+    class MyLearner(OffPolicyLearner):
+        pass
+
+    task.add_role('collector')
+    assert _gated(lambda: MyLearner(EasyDict(policy=dict(learn=dict(update_per_collect=1))), object(), object()))
+    task.add_role('learner')
+    assert not _gated(lambda: MyLearner(EasyDict(policy=dict(learn=dict(update_per_collect=1))), object(), object()))
+
+
+def test_gated_middleware_copies_and_unpickles_as_an_instance(tmp_path):
+    import copy
+    import pickle
+    saver = CkptSaver(object(), str(tmp_path))
+    assert type(copy.copy(saver)) is CkptSaver
+    assert type(pickle.loads(pickle.dumps(StepCollector.__new__(StepCollector)))) is StepCollector
+
+
+def test_gated_refuses_a_class_and_names_the_base():
+    from ding.framework.middleware import _common
+    with pytest.raises(TypeError, match='derive it from Gated'):
+        _common.gated('learner')(type('Learnerish', (), {}))

@@ -4,9 +4,10 @@ one-time warnings and the tensorboard writer accessor.
 The framework imports the middleware package lazily, so the task is looked up at call time
 (`current_task()`), never at import time; tests replace it with a stand-in.
 """
+import functools
 import logging
 import types
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Tuple
 
 from ding.utils.duck_typing import has_attr, optional_attr  # noqa: F401  (the middleware's probes)
 
@@ -90,24 +91,13 @@ def role_void(roles: Any) -> Optional[Callable]:
 
 
 def gated(*roles: str) -> Callable:
-    """Decorate a middleware factory (function or class) so that, in a distributed run, a node
-    without any of `roles` gets `task.void()` instead of it."""
+    """Decorate a middleware factory function so that, in a distributed run, a node without any
+    of `roles` gets `task.void()` instead of its middleware. Classes derive from `Gated`."""
 
-    def deco(factory: Any) -> Any:
+    def deco(factory: Callable) -> Callable:
         if isinstance(factory, type):
-            base_new = factory.__new__
-
-            def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
-                void = role_void(roles) if (args or kwargs) else None  # no args: copy/unpickle
-                if void is not None:
-                    return void
-                return base_new(cls) if base_new is object.__new__ else base_new(cls, *args, **kwargs)
-
-            factory.__new__ = __new__
-            return factory
-
-        import functools
-
+            raise TypeError(f'gated() decorates factory functions; {factory.__name__} is a class: '
+                            f'derive it from Gated and set roles = {roles!r}')
         @functools.wraps(factory)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             void = role_void(roles)
@@ -118,17 +108,22 @@ def gated(*roles: str) -> Callable:
     return deco
 
 
-def rank0_only(factory: Any) -> Any:
-    """Decorate a middleware class so that, among data-parallel learners (torch.distributed
-    initialized), ranks other than 0 get `task.void()`: one rank writes checkpoints."""
-    base_new = factory.__new__
+class Gated:
+    """Base of the middleware classes a distributed node builds only in its roles.
 
-    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
-        if args or kwargs:
-            from ding.utils.dist import get_rank
-            if get_rank() != 0:
-                return current_task().void()
-        return base_new(cls) if base_new is object.__new__ else base_new(cls, *args, **kwargs)
+    In a distributed run, constructing a subclass on a node that plays none of `roles` returns
+    `task.void()` instead of an instance (and `__init__` does not run); with `rank0_only`, so
+    does constructing it on a data-parallel rank other than 0 (one rank writes checkpoints).
+    A standalone run builds every middleware. A user's subclass inherits the gate."""
+    roles: Tuple[str, ...] = ()
+    rank0_only: bool = False
 
-    factory.__new__ = __new__
-    return factory
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # no arguments: copy or unpickle, which must give an instance
+            void = role_void(cls.roles) if cls.roles else None
+            if void is None and cls.rank0_only:
+                from ding.utils.dist import get_rank
+                void = current_task().void() if get_rank() != 0 else None
+            if void is not None:
+                return void
+        return super().__new__(cls)

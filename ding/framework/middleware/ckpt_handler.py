@@ -20,9 +20,7 @@ def save_file(path: str, data: Any, fs_type: str = None, use_lock: bool = False)
     atomic_torch_save(data, path)
 
 
-@_common.rank0_only
-@_common.gated('learner', 'evaluator')
-class CkptSaver:
+class CkptSaver(_common.Gated):
     """`iteration_{train_iter}.pth.tar` at train_iter 0 (once) and every
     `train_freq` train iterations after, `eval.pth.tar` on a new best `eval_value`,
     `final.pth.tar` when the task finishes (checked after the step's other middlewares ran, so a
@@ -32,6 +30,8 @@ class CkptSaver:
     (`NormalizedEnvManager`, best the evaluator's: it reports the statistics its evaluation
     used); each file then also holds them under `env_normalizer`, so a deployed or exported
     model normalises as in training."""
+    roles = ('learner', 'evaluator')
+    rank0_only = True
 
     def __init__(self, policy: Any, save_dir: str, train_freq: int = None, save_finish: bool = True,
                  normalizer: Any = None) -> None:

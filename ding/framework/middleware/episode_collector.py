@@ -16,9 +16,9 @@ from ding.framework.middleware import _common
 from ding.utils.duck_typing import optional_attr
 
 
-@_common.gated('collector')
-class EpisodeCollector:
+class EpisodeCollector(_common.Gated):
     """Collects `cfg.policy.collect.n_episode` finished episodes per call into `ctx.episodes`."""
+    roles = ('collector', )
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'EpisodeCollector', 'seed', 'policy.collect.n_episode')

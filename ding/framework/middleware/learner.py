@@ -76,11 +76,11 @@ def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
                     fresh_weights=True)
 
 
-@_common.gated('learner')
-class OffPolicyLearner:
+class OffPolicyLearner(_common.Gated):
     """`cfg.policy.learn.update_per_collect` times: fetch a batch -> (reward model) -> train,
     writing PER priorities back right after each update; stops early while the buffer is short.
     w: train_output (list of the updates' outputs), train_iter."""
+    roles = ('learner', )
 
     def __init__(self, cfg: Any, policy: Any, buffer_: Any, reward_model: Any = None, log_freq: int = 100) -> None:
         require_config(cfg, 'OffPolicyLearner', 'policy.learn.update_per_collect')
@@ -97,10 +97,10 @@ class OffPolicyLearner:
         ctx.train_output = outputs
 
 
-@_common.gated('learner')
-class HERLearner:
+class HERLearner(_common.Gated):
     """Like OffPolicyLearner over a buffer of whole episodes, each batch relabelled by
     `her_reward_model.estimate` (hindsight experience replay)."""
+    roles = ('learner', )
 
     def __init__(self, cfg: Any, policy: Any, buffer_: Any, her_reward_model: Any) -> None:
         require_config(cfg, 'HERLearner', 'policy.learn.update_per_collect')

@@ -33,8 +33,7 @@ from ding.framework.middleware import _common
 from ding.utils.duck_typing import has_attr, optional_attr
 
 
-@_common.gated('collector')
-class StepCollector:
+class StepCollector(_common.Gated):
     """Collects `n_sample * unroll_len` transitions per call into `ctx.trajectories`.
 
     Each env takes `ceil(target / env_num)` steps, so a call yields a multiple of `env_num`
@@ -42,6 +41,7 @@ class StepCollector:
     worker actor: the actor in warm-up mode), and that first call collects the whole random
     warm-up at once.
     """
+    roles = ('collector', )
 
     def __init__(self, cfg: Any, policy: Any, env: Any, random_collect_size: int = 0) -> None:
         require_config(cfg, 'StepCollector', 'seed', 'policy.collect.n_sample', 'policy.collect.unroll_len')
