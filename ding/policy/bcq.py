@@ -15,6 +15,7 @@ from ding.rl_utils.qac_targets import critic_loss, td_target
 from ding.rl_utils.td3 import deterministic_actor_loss
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive, positive_int
+from ding.policy.graphed_learn import as_floats
 
 N_SAMPLES = 10  # decoded actions per state, for targets and acting (as the paper)
 
@@ -75,7 +76,7 @@ class BCQPolicy(QACPolicyBase):
         self._apply_gradients(total)
         self._update_target(self._online_params, self._target_params)
         self._learn_iter += 1
-        stats = self._to_floats({'total_loss': total, 'vae_loss': loss_vae, 'critic_loss': loss_q,
+        stats = as_floats({'total_loss': total, 'vae_loss': loss_vae, 'critic_loss': loss_q,
                                  'actor_loss': loss_actor, 'q_value': q[0].mean(), 'target_q_value': target.mean()})
         return {**stats, **self._priority(td_abs)}
 

@@ -13,6 +13,7 @@ from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive_int
+from ding.policy.graphed_learn import as_floats
 
 
 @POLICY_REGISTRY.register('cql')
@@ -94,7 +95,7 @@ class CQLPolicy(SACPolicy):
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
         total = self._sac_update(loss_td + loss_cql + loss_alpha_prime, loss_pi, loss_alpha)
-        stats = self._to_floats({
+        stats = as_floats({
             'total_loss': total,
             'critic_loss': loss_td + loss_cql,
             'td_loss': loss_td,

@@ -17,6 +17,7 @@ from ding.policy.ddpg import DDPGPolicy
 from ding.rl_utils.d4pg import d4pg_actor_loss, d4pg_critic_loss
 from ding.config.schema import not_read
 from ding.utils.registry import POLICY_REGISTRY
+from ding.policy.graphed_learn import as_floats
 
 
 @POLICY_REGISTRY.register('d4pg')
@@ -74,7 +75,7 @@ class D4PGPolicy(DDPGPolicy):
         self._learn_iter += 1
         stats['total_loss'] = total
         stats['action'] = action.mean()
-        return {**self._to_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
+        return {**as_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
                 'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic),
                 **self._priority(critic.td_error_per_sample)}
 

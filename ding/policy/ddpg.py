@@ -17,6 +17,7 @@ from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import head_width, positive, positive_int
+from ding.policy.graphed_learn import as_floats
 
 
 @POLICY_REGISTRY.register('ddpg')
@@ -84,7 +85,7 @@ class DDPGPolicy(QACPolicyBase):
             self._update_target()
         self._learn_iter += 1
         stats['total_loss'] = total
-        return {**self._to_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
+        return {**as_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
                 'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic), **self._priority(td_abs)}
 
     def _actor_loss(self, obs: torch.Tensor, action: torch.Tensor) -> torch.Tensor:

@@ -15,6 +15,7 @@ from ding.policy.sac_base import SACPolicyBase
 from ding.policy.worker_actor import model_copier
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
+from ding.policy.graphed_learn import as_floats
 
 
 class DiscreteSACPolicy(SACPolicyBase):
@@ -53,7 +54,7 @@ class DiscreteSACPolicy(SACPolicyBase):
         loss_pi, entropy = discrete_sac_actor_loss(q_all.detach(), model.compute_actor(obs)['logit'], alpha)
         loss_alpha = alpha_loss(self._log_alpha, entropy, self._target_entropy)
         total = self._sac_update(loss_q, loss_pi, loss_alpha)
-        stats = self._to_floats({
+        stats = as_floats({
             'total_loss': total,
             'critic_loss': loss_q,
             'policy_loss': loss_pi,

@@ -24,11 +24,12 @@ import torch
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.policy import Policy
-from ding.policy.graphed_learn import GraphedLearnMixin
+from ding.policy.graphed_learn import as_floats, wants_cuda_graph
 from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.qac_targets import soft_update
 from ding.rl_utils.td import q_nstep_td_error
+from ding.torch_utils.cuda_graph import GraphedUpdate
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import choice, non_negative_int, positive, positive_int, prob
@@ -54,7 +55,7 @@ class TDLoss(NamedTuple):
 
 
 @POLICY_REGISTRY.register('dqn')
-class DQNPolicy(GraphedLearnMixin, Policy):
+class DQNPolicy(Policy):
     """DQN's config keys and behaviour; see the module docstring for the rules."""
     graph_safe_update = True  # checked on an H200 for DQN, QR-DQN, IQN, C51, Rainbow; FQF, R2D2 say False
     config = dict(
@@ -104,9 +105,10 @@ class DQNPolicy(GraphedLearnMixin, Policy):
         if learn.optimizer != 'adam' and type(self)._make_optimizer is not DQNPolicy._make_optimizer:
             raise ValueError(f"{type(self).__name__} builds its own optimizer; learn.optimizer={learn.optimizer!r} "
                              f"is for the DQN family's shared one (leave it 'adam')")
-        graphed = self._wants_cuda_graph()
+        graphed = wants_cuda_graph(self)
         self._optimizer = self._make_optimizer(capturable=graphed)
-        self._setup_graphed_update(graphed)
+        # learn.cuda_graph on a GPU: each update replayed as one captured graph (None: eager)
+        self._graphed_update = GraphedUpdate(self._update_tensors) if graphed else None
         self._target_model = copy.deepcopy(self._model)
         self._target_model.requires_grad_(False)
         self._target_model.eval()
@@ -122,11 +124,12 @@ class DQNPolicy(GraphedLearnMixin, Policy):
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         """The update shared by the DQN family (`_update_tensors`, eagerly or replayed as a CUDA
         graph with `learn.cuda_graph`), then the step count, the target net and the statistics."""
-        out = dict(self._run_update(self._learn_inputs(data)))
+        inputs = self._learn_inputs(data)
+        out = dict(self._update_tensors(inputs) if self._graphed_update is None else self._graphed_update(inputs))
         self._learn_step += 1
         self._update_target()
         priority = out.pop('priority')
-        result = {'cur_lr': float(self._optimizer.param_groups[0]['lr']), **self._to_floats(out)}
+        result = {'cur_lr': float(self._optimizer.param_groups[0]['lr']), **as_floats(out)}
         if self._cfg.priority:
             result['priority'] = priority.cpu().numpy()
         return result
@@ -134,7 +137,7 @@ class DQNPolicy(GraphedLearnMixin, Policy):
     def _learn_inputs(self, data: Batch) -> Any:
         """What `_update_tensors` takes: the batch itself, or its columns as a flat dict of tensors
         when the update is captured (a graph reads fixed tensors)."""
-        if getattr(self, '_graphed_update', None) is None:
+        if self._graphed_update is None:
             return data
         columns = dict(data.items())
         nested = [k for k, v in columns.items() if not isinstance(v, torch.Tensor)]
@@ -216,7 +219,8 @@ class DQNPolicy(GraphedLearnMixin, Policy):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
             if 'optimizer' in state:
                 load_optimizer_state(self._optimizer, state['optimizer'])
-                self._capture_again()
+                if self._graphed_update is not None:  # the graph read the replaced optimizer tensors
+                    self._graphed_update = GraphedUpdate(self._update_tensors)
             self._learn_step = state.get('learn_step', 0)
 
     def _monitor_vars_learn(self) -> List[str]:

@@ -15,6 +15,7 @@ from ding.rl_utils.qac_targets import critic_loss, td_target
 from ding.rl_utils.sac import tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive, positive_int
+from ding.policy.graphed_learn import as_floats
 
 
 @POLICY_REGISTRY.register('iql')
@@ -77,7 +78,7 @@ class IQLPolicy(QACPolicyBase):
         self._apply_gradients(total)
         self._update_target(self._online_critic, self._target_critic)
         self._learn_iter += 1
-        stats = self._to_floats({'total_loss': total, 'value_loss': loss_v, 'critic_loss': loss_q,
+        stats = as_floats({'total_loss': total, 'value_loss': loss_v, 'critic_loss': loss_q,
                                  'policy_loss': loss_pi, 'q_value': q[0].mean(), 'v_value': v.mean(),
                                  'advantage': advantage.mean()})
         return {**stats, **self._priority(td_abs)}

@@ -21,6 +21,7 @@ from ding.policy.sac_base import SACPolicyBase
 from ding.rl_utils.qac_targets import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
 from ding.utils.registry import POLICY_REGISTRY
+from ding.policy.graphed_learn import as_floats
 
 
 @POLICY_REGISTRY.register('masac')
@@ -61,7 +62,7 @@ class MASACPolicy(SACPolicyBase):
                                                    alpha)
         loss_alpha = alpha_loss(self._log_alpha, entropy, self._target_entropy)
         total = self._sac_update(loss_q, loss_pi, loss_alpha)
-        stats = self._to_floats({'total_loss': total, 'critic_loss': loss_q, 'policy_loss': loss_pi,
+        stats = as_floats({'total_loss': total, 'critic_loss': loss_q, 'policy_loss': loss_pi,
                                  'alpha_loss': loss_alpha, 'alpha': alpha, 'q_value': q[0].mean(),
                                  'entropy': entropy.mean()})
         return {**stats, 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q)}

@@ -14,13 +14,15 @@ import torch
 
 from ding.data.batch import Batch
 from ding.policy.policy import Policy
-from ding.policy.graphed_learn import GraphedLearnMixin
+from ding.policy.graphed_learn import wants_cuda_graph
 from ding.rl_utils.qac_targets import soft_update
+from ding.torch_utils.cuda_graph import GraphedUpdate
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.config.schema import positive_int, prob
 
 
-class QACPolicyBase(GraphedLearnMixin, Policy):
+class QACPolicyBase(Policy):
+    graph_safe_update = False  # True where `_update_tensors` is pure tensor work (ding/policy/graphed_learn.py)
     config = dict(
         random_collect_size=0,
         # cuda_graph: replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
@@ -47,9 +49,10 @@ class QACPolicyBase(GraphedLearnMixin, Policy):
         self._ignore_done = bool(learn.ignore_done)
         self._target_model = copy.deepcopy(self._model)
         self._target_model.requires_grad_(False)
-        graphed = self._wants_cuda_graph()
+        graphed = wants_cuda_graph(self)
         self._optimizer = torch.optim.Adam(param_groups, fused=True, capturable=graphed)
-        self._setup_graphed_update(graphed)
+        # learn.cuda_graph on a GPU: each update replayed as one captured graph (None: eager)
+        self._graphed_update = GraphedUpdate(self._update_tensors) if graphed else None
         self._learn_iter = 0
 
     def _learn_inputs(self, data: Batch) -> Dict[str, Optional[torch.Tensor]]:
@@ -101,4 +104,5 @@ class QACPolicyBase(GraphedLearnMixin, Policy):
             self._target_model.load_state_dict(state.get('target_model', state['model']))
         if hasattr(self, '_optimizer') and 'optimizer' in state:
             load_optimizer_state(self._optimizer, state['optimizer'])
-        self._capture_again()
+        if getattr(self, '_graphed_update', None) is not None:  # the graph read the replaced optimizer tensors
+            self._graphed_update = GraphedUpdate(self._update_tensors)

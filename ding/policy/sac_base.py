@@ -8,6 +8,7 @@ import torch
 from ding.data.batch import Batch
 from ding.policy.qac_base import QACPolicyBase
 from ding.config.schema import positive
+from ding.policy.graphed_learn import as_floats
 
 
 class SACPolicyBase(QACPolicyBase):
@@ -62,10 +63,11 @@ class SACPolicyBase(QACPolicyBase):
         """The `_forward_learn` of a subclass whose update is `_update_tensors(inputs) -> stats`
         (scalar tensors, plus `td_abs` [B] for priorities): run it eagerly or as a CUDA graph,
         then read the statistics with one device sync."""
-        stats = dict(self._run_update(self._learn_inputs(data)))
+        inputs = self._learn_inputs(data)
+        stats = dict(self._update_tensors(inputs) if self._graphed_update is None else self._graphed_update(inputs))
         self._learn_iter += 1
         td_abs = stats.pop('td_abs')
-        return {**self._to_floats(stats), 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q),
+        return {**as_floats(stats), 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q),
                 'cur_lr_p': self._lr_scaled(self._cfg.learn.learning_rate_policy), **self._priority(td_abs)}
 
     def _state_dict_learn(self) -> Dict[str, Any]:

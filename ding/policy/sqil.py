@@ -25,6 +25,7 @@ from ding.policy.dqn import TDLoss
 from ding.policy.sac import SACPolicy
 from ding.policy.sql import SQLPolicy
 from ding.utils.registry import POLICY_REGISTRY
+from ding.policy.graphed_learn import as_floats
 
 
 def check_mixed_batch(n: int) -> None:
@@ -81,7 +82,7 @@ class SQILSACPolicy(SACPolicy):
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         check_mixed_batch(data.reward.shape[0])  # before the update, which a bad batch must not reach
         out = super()._forward_learn(data)
-        return {**out, **self._to_floats(agent_expert_td_error(self._last_td_abs))}
+        return {**out, **as_floats(agent_expert_td_error(self._last_td_abs))}
 
     def _priority(self, td_abs: torch.Tensor) -> Dict[str, Any]:
         # SAC's update hands its per-sample |TD error| here (for prioritized replay); keep it

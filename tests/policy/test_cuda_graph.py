@@ -45,7 +45,7 @@ def test_the_graph_safe_classes_are_the_ones_whose_update_goes_through_the_graph
     for cls in (SACPolicy, EDACPolicy, *CAPTURED_DISCRETE):
         policy = _make(cls, graphed=False)
         calls = []
-        monkeypatch.setattr(policy, '_run_update', lambda inputs, f=policy._run_update: calls.append(1) or f(inputs))
+        monkeypatch.setattr(policy, '_update_tensors', lambda inputs, f=policy._update_tensors: calls.append(1) or f(inputs))
         policy.learn_mode.forward(_batch(cls, 32, seed=0))
         assert calls == [1], cls.__name__
 
