@@ -11,7 +11,7 @@ from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.qac_base import QACPolicyBase
 from ding.rl_utils.offline import bcq_soft_clipped_value, vae_loss
-from ding.rl_utils.qac_targets import critic_loss, td_target
+from ding.rl_utils.td import critic_loss, td_target
 from ding.rl_utils.td3 import deterministic_actor_loss
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive, positive_int

@@ -9,7 +9,7 @@ import torch
 from ding.data.batch import Batch
 from ding.policy.sac import SACPolicy
 from ding.rl_utils.offline import cql_penalty
-from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive_int

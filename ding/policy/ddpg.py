@@ -13,7 +13,7 @@ from ding.model.qac import ContinuousQAC
 from ding.policy.qac_base import QACPolicyBase
 from ding.policy.qac_worker_actors import NoisyDeterministicActor
 from ding.policy.worker_actor import model_copier
-from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.td import critic_loss
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import head_width, positive, positive_int

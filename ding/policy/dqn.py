@@ -27,8 +27,7 @@ from ding.policy.policy import Policy
 from ding.policy.graphed_learn import as_floats, wants_cuda_graph
 from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
-from ding.rl_utils.qac_targets import soft_update
-from ding.rl_utils.td import q_nstep_td_error
+from ding.rl_utils.td import q_nstep_td_error, soft_update
 from ding.torch_utils.cuda_graph import GraphedUpdate
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY

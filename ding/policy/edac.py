@@ -17,7 +17,7 @@ from ding.model.from_config import build_model
 from ding.model.qac_ensemble import QACEnsemble
 from ding.policy.sac import SACPolicy
 from ding.rl_utils.edac import ensemble_gradient_diversity_loss
-from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import not_read, positive_int

@@ -11,7 +11,7 @@ from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.qac_base import QACPolicyBase
 from ding.rl_utils.offline import awr_actor_loss, expectile_loss, tanh_gaussian_log_prob
-from ding.rl_utils.qac_targets import critic_loss, td_target
+from ding.rl_utils.td import critic_loss, td_target
 from ding.rl_utils.sac import tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive, positive_int

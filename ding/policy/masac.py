@@ -18,7 +18,7 @@ from torch import nn
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.sac_base import SACPolicyBase
-from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
 from ding.utils.registry import POLICY_REGISTRY
 from ding.policy.graphed_learn import as_floats

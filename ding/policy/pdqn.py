@@ -26,7 +26,7 @@ from ding.policy.policy import Policy
 from ding.policy.dqn import make_adam
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.pdqn import pdqn_error
-from ding.rl_utils.qac_targets import soft_update
+from ding.rl_utils.td import soft_update
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive, positive_int, prob

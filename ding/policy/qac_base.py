@@ -15,7 +15,7 @@ import torch
 from ding.data.batch import Batch
 from ding.policy.policy import Policy
 from ding.policy.graphed_learn import wants_cuda_graph
-from ding.rl_utils.qac_targets import soft_update
+from ding.rl_utils.td import soft_update
 from ding.torch_utils.cuda_graph import GraphedUpdate
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.config.schema import positive_int, prob

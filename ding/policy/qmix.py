@@ -20,7 +20,7 @@ from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.dqn import DQNPolicy, TDLoss
 from ding.rl_utils.mixing import mixing_td_loss
-from ding.rl_utils.qac_targets import soft_update
+from ding.rl_utils.td import soft_update
 from ding.config.schema import not_read, prob
 
 

@@ -36,7 +36,7 @@ from ding.model.from_config import build_model
 from ding.policy.dqn import DQNPolicy, TDLoss
 from ding.policy.hidden_state import RecurrentActing
 from ding.rl_utils.exploration import epsilon_greedy
-from ding.rl_utils.qac_targets import soft_update
+from ding.rl_utils.td import soft_update
 from ding.rl_utils.r2d2 import r2d2_sequence_td_error, sequence_priority, sequence_valid_mask
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import prob

@@ -12,7 +12,7 @@ from ding.model.qac import ContinuousQAC
 from ding.policy.qac_worker_actors import TanhGaussianActor
 from ding.policy.sac_base import SACPolicyBase
 from ding.policy.worker_actor import model_copier
-from ding.rl_utils.qac_targets import critic_loss
+from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.config.schema import head_width
 from ding.utils.registry import POLICY_REGISTRY

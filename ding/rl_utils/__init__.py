@@ -3,11 +3,12 @@ from ding.utils.lazy import lazy_exports
 
 # public name -> the module defining it; imported on first use
 _EXPORTS = {
+    # TD targets and target nets (every value learner)
+    'nstep_return': 'td',
+    'td_target': 'td',
+    'critic_loss': 'td',
+    'soft_update': 'td',
     # off-policy actor-critic (SAC, TD3, DDPG)
-    'nstep_return': 'qac_targets',
-    'td_target': 'qac_targets',
-    'critic_loss': 'qac_targets',
-    'soft_update': 'qac_targets',
     'tanh_gaussian_sample': 'sac',
     'soft_q_target': 'sac',
     'sac_actor_loss': 'sac',

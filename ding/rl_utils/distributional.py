@@ -14,7 +14,7 @@ from typing import NamedTuple, Optional
 
 import torch
 
-from ding.rl_utils.qac_targets import nstep_return
+from ding.rl_utils.td import nstep_return
 
 
 class DistTDOutput(NamedTuple):

@@ -6,7 +6,7 @@ from typing import Tuple
 import torch
 import torch.nn.functional as F
 
-from ding.rl_utils.qac_targets import td_target
+from ding.rl_utils.td import td_target
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 _LOG_2 = math.log(2.0)

@@ -9,8 +9,7 @@ from typing import Optional
 import torch
 
 from ding.rl_utils.exploration import uniform_action
-from ding.rl_utils.qac_targets import td_target
-from ding.rl_utils.td import QTDOutput
+from ding.rl_utils.td import QTDOutput, td_target
 
 
 def soft_value(q: torch.Tensor, alpha: float) -> torch.Tensor:

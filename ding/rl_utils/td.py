@@ -1,18 +1,58 @@
-"""Temporal-difference errors for Q-learning (DQN and its double / n-step variants).
+"""Temporal-difference targets and errors: the (n-step) bootstrapped target every value learner
+uses, Q-learning's TD error (DQN and its double / n-step variants), the critics' TD loss of the
+actor-critic learners (SAC, TD3, DDPG, ...), and the Polyak update of target networks.
 
 Shapes: q, next_q [B, A]; action [B] int64; reward [B] (1-step) or [B, n] (n-step, zeros
 after the window ends, see `nstep_reward_enhancer`); done [B] = *terminated* within the
 window (a time-limit truncation is not done: it still bootstraps); nstep [B] = the number
 of real steps in each window (defaults to n); weight [B] = importance-sampling weights.
 """
-from typing import NamedTuple, Optional
+from typing import Iterable, NamedTuple, Optional
 
 import torch
 
-from ding.rl_utils.qac_targets import td_target
-
-
 TD_LOSSES = ('squared', 'huber')
+
+
+def nstep_return(reward: torch.Tensor, gamma: float, nstep: Optional[torch.Tensor] = None):
+    """Discounted reward sum and the bootstrap discount.
+
+    reward [B] (1-step) -> (reward, gamma).
+    reward [B, n] (from `nstep_reward_enhancer`, zeros after the window ends), nstep [B] the
+    number of real steps -> (sum_i gamma^i r_i, gamma ** nstep).
+    """
+    if reward.dim() == 1:
+        return reward, torch.full_like(reward, gamma)
+    powers = gamma ** torch.arange(reward.shape[1], dtype=reward.dtype, device=reward.device)
+    steps = nstep.to(reward.dtype) if nstep is not None else torch.full_like(reward[:, 0], reward.shape[1])
+    return (reward * powers).sum(1), gamma ** steps
+
+
+def td_target(reward: torch.Tensor, done: torch.Tensor, next_value: torch.Tensor, gamma: float,
+              nstep: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """y = R + gamma^n * (1 - done) * V(s'), with R the (n-step) discounted reward.
+
+    `done` means *terminated*: a time-limit truncation still bootstraps."""
+    ret, discount = nstep_return(reward, gamma, nstep)
+    return ret + discount * (1.0 - done.to(ret.dtype)) * next_value
+
+
+def critic_loss(q_all: torch.Tensor, target: torch.Tensor, weight: Optional[torch.Tensor] = None):
+    """Sum over critics of the mean squared TD error: sum_k mean_b w_b (Q_k(s,a) - y)^2.
+
+    q_all [k, B]; target [B] (no gradient); weight [B] importance weights or None.
+    Returns (loss, td_error_abs [B] of the first critic, for priorities)."""
+    err = q_all - target.detach().unsqueeze(0)
+    sq = err.pow(2)
+    if weight is not None:
+        sq = sq * weight.unsqueeze(0)
+    return sq.mean(1).sum(), err[0].detach().abs()
+
+
+@torch.no_grad()
+def soft_update(target_params: Iterable[torch.Tensor], params: Iterable[torch.Tensor], theta: float) -> None:
+    """Polyak averaging, in place and fused: target <- (1 - theta) * target + theta * online."""
+    torch._foreach_lerp_(list(target_params), list(params), theta)
 
 
 class QTDOutput(NamedTuple):

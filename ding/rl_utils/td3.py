@@ -2,7 +2,7 @@
 deterministic policy-gradient actor loss."""
 import torch
 
-from ding.rl_utils.qac_targets import td_target
+from ding.rl_utils.td import td_target
 
 
 def smoothed_target_action(target_action: torch.Tensor, noise_sigma: float, noise_min: float, noise_max: float,

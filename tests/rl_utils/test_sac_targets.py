@@ -4,7 +4,7 @@ import math
 import pytest
 import torch
 
-from ding.rl_utils.qac_targets import nstep_return, td_target
+from ding.rl_utils.td import nstep_return, td_target
 from ding.rl_utils.sac import (alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target, sac_actor_loss,
                                soft_q_target, tanh_gaussian_sample)
 

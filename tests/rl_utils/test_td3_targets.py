@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from ding.rl_utils.qac_targets import critic_loss, soft_update
+from ding.rl_utils.td import critic_loss, soft_update
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 
 
