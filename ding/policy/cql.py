@@ -13,7 +13,7 @@ from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, sac_actor_loss, soft_q_target, tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive_int
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 @POLICY_REGISTRY.register('cql')

@@ -17,7 +17,7 @@ from ding.policy.ddpg import DDPGPolicy
 from ding.rl_utils.d4pg import d4pg_actor_loss, d4pg_critic_loss
 from ding.config.schema import not_read
 from ding.utils.registry import POLICY_REGISTRY
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 @POLICY_REGISTRY.register('d4pg')

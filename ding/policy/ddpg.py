@@ -17,7 +17,7 @@ from ding.rl_utils.td import critic_loss
 from ding.rl_utils.td3 import deterministic_actor_loss, smoothed_target_action, td3_q_target
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import head_width, positive, positive_int
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 @POLICY_REGISTRY.register('ddpg')

@@ -15,7 +15,7 @@ from ding.policy.sac_base import SACPolicyBase
 from ding.policy.worker_actor import model_copier
 from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 class DiscreteSACPolicy(SACPolicyBase):

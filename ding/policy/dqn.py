@@ -23,8 +23,7 @@ import torch
 
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
-from ding.policy.policy import Policy
-from ding.policy.graphed_learn import as_floats, wants_cuda_graph
+from ding.policy.policy import Policy, as_floats
 from ding.policy.worker_actor import EpsGreedyActor, model_copier
 from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.td import q_nstep_td_error, soft_update
@@ -70,7 +69,7 @@ class DQNPolicy(Policy):
             double_dqn=True,  # choose the next action with the online net, value it with the target net
             grad_norm=None,  # clip the gradient's global L2 norm to this value; None -> no clipping
             ignore_done=False,  # treat every transition as non-terminal (bootstrap always)
-            cuda_graph=False,  # replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
+            cuda_graph=False,  # replay each update as one CUDA graph on a GPU (Policy._wants_cuda_graph)
             # the per-sample TD loss: 'squared' (the default) or 'huber' (the Nature DQN's, MinAtar's, SB3's)
             td_loss=choice('squared', 'squared', 'huber'),
             # 'adam' (the default) or 'rmsprop': the Nature DQN's and MinAtar's, with the settings below
@@ -104,7 +103,7 @@ class DQNPolicy(Policy):
         if learn.optimizer != 'adam' and type(self)._make_optimizer is not DQNPolicy._make_optimizer:
             raise ValueError(f"{type(self).__name__} builds its own optimizer; learn.optimizer={learn.optimizer!r} "
                              f"is for the DQN family's shared one (leave it 'adam')")
-        graphed = wants_cuda_graph(self)
+        graphed = self._wants_cuda_graph()
         self._optimizer = self._make_optimizer(capturable=graphed)
         # learn.cuda_graph on a GPU: each update replayed as one captured graph (None: eager)
         self._graphed_update = GraphedUpdate(self._update_tensors) if graphed else None

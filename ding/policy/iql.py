@@ -15,7 +15,7 @@ from ding.rl_utils.td import critic_loss, td_target
 from ding.rl_utils.sac import tanh_gaussian_sample
 from ding.utils.registry import POLICY_REGISTRY
 from ding.config.schema import positive, positive_int
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 @POLICY_REGISTRY.register('iql')

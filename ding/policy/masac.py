@@ -21,7 +21,7 @@ from ding.policy.sac_base import SACPolicyBase
 from ding.rl_utils.td import critic_loss
 from ding.rl_utils.sac import alpha_loss, discrete_sac_actor_loss, discrete_soft_q_target
 from ding.utils.registry import POLICY_REGISTRY
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 @POLICY_REGISTRY.register('masac')

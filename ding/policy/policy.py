@@ -66,6 +66,15 @@ def flush_denormals() -> None:
         logger.debug('the CPU flushes denormal floats to zero (torch.set_flush_denormal)')
 
 
+def as_floats(stats: Dict[str, Any]) -> Dict[str, float]:
+    """A learn step's statistics: scalar tensors (and plain numbers) -> python floats, with one
+    device sync for all of them."""
+    tensors = {k: v for k, v in stats.items() if isinstance(v, torch.Tensor)}
+    values = torch.stack([v.detach().float().reshape(()) for v in tensors.values()]).tolist() if tensors else []
+    floats = dict(zip(tensors.keys(), values))
+    return {k: floats[k] if k in floats else float(v) for k, v in stats.items()}
+
+
 class Policy(ActingWeights):
     config = dict(
         type=None,
@@ -88,6 +97,8 @@ class Policy(ActingWeights):
         eval=dict(evaluator=dict(eval_freq=1000)),  # <= 0 (e.g. -1): every iteration
         other=dict(),
     )
+    # True where the update is `_update_tensors`, pure tensor work a CUDA graph can capture (_wants_cuda_graph)
+    graph_safe_update = False
     # Output keys of `_forward_collect` stored in every transition (e.g. PPO's value, logp).
     transition_keys: Sequence[str] = ()
 
@@ -186,6 +197,27 @@ class Policy(ActingWeights):
             params = [p for g in optimizer.param_groups for p in g['params']] if optimizer is not None \
                 else list(self._model.parameters())
             sync_gradients(params)
+
+    def _wants_cuda_graph(self) -> bool:
+        """Whether updates will be captured as CUDA graphs (`learn.cuda_graph`, on a GPU learner;
+        ding/torch_utils/cuda_graph.py). A policy opts in by writing its update as
+        `_update_tensors(inputs) -> outputs` (tensor work only: no host sync, no Python state
+        changed inside) and setting `graph_safe_update = True`; it then calls
+        `GraphedUpdate(self._update_tensors)` instead. Raises where capture never could apply; on a
+        CPU learner, warns and returns False (one config serves both). Ask before making the
+        optimizer: a captured one must be `capturable`."""
+        if not self._cfg.learn.get('cuda_graph', False):
+            return False
+        name = type(self).__name__
+        if not self.graph_safe_update:
+            raise ValueError(f'learn.cuda_graph=True: {name} has no graph-safe update (graph_safe_update is False)')
+        if self._device.type != 'cuda':
+            logger.warning('learn.cuda_graph=True but %s learns on %s: updates run eagerly', name, self._device)
+            return False
+        if self._multi_gpu:
+            raise ValueError('learn.cuda_graph=True cannot be combined with multi_gpu: the gradient all-reduce '
+                             'is not captured')
+        return True
 
     def _worker_actor_fn(self) -> Optional[Callable[[], Any]]:
         """A picklable factory of this policy's actor for env workers (`ding/policy/worker_actor.py`),

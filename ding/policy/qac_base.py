@@ -14,7 +14,6 @@ import torch
 
 from ding.data.batch import Batch
 from ding.policy.policy import Policy
-from ding.policy.graphed_learn import wants_cuda_graph
 from ding.rl_utils.td import soft_update
 from ding.torch_utils.cuda_graph import GraphedUpdate
 from ding.torch_utils.optimizer_state import load_optimizer_state
@@ -22,10 +21,9 @@ from ding.config.schema import positive_int, prob
 
 
 class QACPolicyBase(Policy):
-    graph_safe_update = False  # True where `_update_tensors` is pure tensor work (ding/policy/graphed_learn.py)
     config = dict(
         random_collect_size=0,
-        # cuda_graph: replay each update as one CUDA graph on a GPU (ding/policy/graphed_learn.py)
+        # cuda_graph: replay each update as one CUDA graph on a GPU (Policy._wants_cuda_graph)
         # ignore_done: bootstrap through every episode end (for time-limited envs)
         learn=dict(target_theta=prob(0.005), discount_factor=prob(0.99), ignore_done=False, cuda_graph=False),
         collect=dict(n_sample=1),
@@ -49,7 +47,7 @@ class QACPolicyBase(Policy):
         self._ignore_done = bool(learn.ignore_done)
         self._target_model = copy.deepcopy(self._model)
         self._target_model.requires_grad_(False)
-        graphed = wants_cuda_graph(self)
+        graphed = self._wants_cuda_graph()
         self._optimizer = torch.optim.Adam(param_groups, fused=True, capturable=graphed)
         # learn.cuda_graph on a GPU: each update replayed as one captured graph (None: eager)
         self._graphed_update = GraphedUpdate(self._update_tensors) if graphed else None

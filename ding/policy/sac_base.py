@@ -8,7 +8,7 @@ import torch
 from ding.data.batch import Batch
 from ding.policy.qac_base import QACPolicyBase
 from ding.config.schema import positive
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 class SACPolicyBase(QACPolicyBase):

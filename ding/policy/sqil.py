@@ -25,7 +25,7 @@ from ding.policy.dqn import TDLoss
 from ding.policy.sac import SACPolicy
 from ding.policy.sql import SQLPolicy
 from ding.utils.registry import POLICY_REGISTRY
-from ding.policy.graphed_learn import as_floats
+from ding.policy.policy import as_floats
 
 
 def check_mixed_batch(n: int) -> None:
