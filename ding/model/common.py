@@ -21,6 +21,13 @@ def mlp(in_dim: int, hidden: Sequence[int], activation: Type[nn.Module] = nn.ReL
     return nn.Sequential(*layers)
 
 
+def as_activation_class(activation: Union[Type[nn.Module], nn.Module]) -> Type[nn.Module]:
+    """An activation given as an instance (`nn.ReLU()`) or a class (`nn.ReLU`): return the class."""
+    if isinstance(activation, nn.Module):
+        return type(activation)
+    return activation
+
+
 def head_widths(size: Union[int, Sequence[int]], layer_num: int, name: str = 'hidden size') -> List[int]:
     """A head's hidden widths: `size` over 1 + `layer_num` layers, or, given as a list,
     the widths themselves (e.g. [400, 300], the TD3 paper's and the RL Zoo's networks);

@@ -21,7 +21,7 @@ from torch import nn
 from ding.model.action_mask import masks_actions
 from ding.model.conv_encoders import build_encoder
 from ding.model.dqn import _action_count
-from ding.model.heads import as_activation_class
+from ding.model.common import as_activation_class
 from ding.model.iqn import CosineQuantileValues
 from ding.utils.registry import MODEL_REGISTRY
 

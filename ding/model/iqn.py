@@ -14,10 +14,9 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import masks_actions
-from ding.model.common import mlp
+from ding.model.common import as_activation_class, mlp
 from ding.model.conv_encoders import build_encoder
 from ding.model.dqn import _action_count
-from ding.model.heads import as_activation_class
 from ding.utils.registry import MODEL_REGISTRY
 
 

@@ -15,9 +15,9 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Type, Union
 import torch
 from torch import nn
 
-from ding.model.common import mlp
+from ding.model.common import as_activation_class, mlp
 from ding.model.conv_encoders import build_encoder
-from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
+from ding.model.dqn import DiscreteHead, DuelingHead
 from ding.utils.registry import MODEL_REGISTRY
 
 

@@ -13,9 +13,8 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import strips_action_mask
-from ding.model.common import mlp
+from ding.model.common import as_activation_class, mlp
 from ding.model.conv_encoders import build_encoder
-from ding.model.heads import as_activation_class
 from ding.model.vac import VAC, orthogonal_init_
 from ding.utils.registry import MODEL_REGISTRY
 

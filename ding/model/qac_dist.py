@@ -13,8 +13,7 @@ from typing import Any, Dict, List, Type, Union
 import torch
 from torch import nn
 
-from ding.model.common import flat_dim, mlp
-from ding.model.heads import as_activation_class
+from ding.model.common import as_activation_class, flat_dim, mlp
 from ding.model.qac import EnsembleMLP
 from ding.utils.registry import MODEL_REGISTRY
 

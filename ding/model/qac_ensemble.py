@@ -9,7 +9,7 @@ from typing import Any, Dict, Optional, Type, Union
 import torch
 from torch import nn
 
-from ding.model.heads import as_activation_class
+from ding.model.common import as_activation_class
 from ding.model.qac import ContinuousQAC, EnsembleMLP
 from ding.utils.registry import MODEL_REGISTRY
 

@@ -25,10 +25,10 @@ from typing import Any, Dict, Optional, Sequence, Union
 import torch
 from torch import nn
 
-from ding.model.common import flat_dim
+from ding.model.common import as_activation_class, flat_dim
 from ding.model.conv_encoders import build_encoder
 from ding.model.dqn import _action_count
-from ding.model.heads import DiscreteHead, DuelingHead, as_activation_class
+from ding.model.dqn import DiscreteHead, DuelingHead
 from ding.model.mavac import MASKED_LOGIT
 from ding.model.qmix import Mixer, mixer_name
 from ding.utils.registry import MODEL_REGISTRY
