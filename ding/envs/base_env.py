@@ -23,9 +23,7 @@ BaseEnvTimestep = namedtuple('BaseEnvTimestep', ['obs', 'reward', 'done', 'info'
 
 def is_truncated(info: Any) -> bool:
     """Whether a timestep's `info` says the episode ended by a time limit."""
-    if not info:
-        return False
-    return bool(info.get('truncated', False) or info.get('TimeLimit.truncated', False))
+    return bool(info and (info.get('truncated', False) or info.get('TimeLimit.truncated', False)))
 
 
 def scalar_reward(reward: Any) -> float:

@@ -104,9 +104,7 @@ class DingEnvWrapper(BaseEnv):
         obs, reward, terminated, truncated, info = self._env.step(self._format_action(action))
         self._episode_return += float(reward)
         done = bool(terminated) or bool(truncated)
-        info = dict(info) if info else {}
-        info['terminated'] = bool(terminated)
-        info['truncated'] = bool(truncated)
+        info = dict(info or {}, terminated=bool(terminated), truncated=bool(truncated))
         if done and 'eval_episode_return' not in info:  # a wrapper's (e.g. raw returns under reward_norm) wins
             info['eval_episode_return'] = self._episode_return
         return BaseEnvTimestep(np.asarray(obs, dtype=obs_dtype(obs)), np.array([reward], dtype=np.float32), done, info)

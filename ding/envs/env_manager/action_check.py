@@ -45,11 +45,10 @@ def _discrete_splitter(space: spaces.Discrete, env_num: int) -> Callable:
 
     def split(actions: Any) -> List[int]:
         a = _as_array(actions)
-        if a.shape != (env_num, ):
-            if a.shape == (env_num, 1):
-                a = a.reshape(env_num)
-            else:
-                raise _wrong_shape(a, (env_num, ), space)
+        if a.shape == (env_num, 1):
+            a = a.reshape(env_num)
+        elif a.shape != (env_num, ):
+            raise _wrong_shape(a, (env_num, ), space)
         if a.dtype.kind not in 'iu':
             raise ValueError(f'discrete actions must be integers, got dtype {a.dtype} for {space}')
         values = a.tolist()
@@ -70,11 +69,10 @@ def _box_splitter(space: spaces.Box, env_num: int, clip: bool) -> Callable:
         a = _as_array(actions)
         if a.dtype != dtype:
             a = a.astype(dtype)
-        if a.shape != shape:
-            if flat_ok and a.shape == (env_num, ):
-                a = a.reshape(shape)
-            else:
-                raise _wrong_shape(a, shape, space)
+        if flat_ok and a.shape == (env_num, ):
+            a = a.reshape(shape)
+        elif a.shape != shape:
+            raise _wrong_shape(a, shape, space)
         if clip:
             a = np.clip(a, low, high)
             if np.isnan(a).any():

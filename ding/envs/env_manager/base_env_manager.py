@@ -240,18 +240,13 @@ class BaseEnvManagerV2(TimestepAdapter):
             try:
                 return env.reset(**param) if param else env.gym_reset()[0]
             except Exception as err:  # noqa: BLE001 - an env fault: rebuild the env (env_faults.py)
-                self._restart_env(env_id, describe(err))  # raises EnvFaultError past max_retry
+                restart_serial_env(self, env_id, describe(err))  # raises EnvFaultError past max_retry
                 fresh = self._restarted_obs.pop(env_id)
                 if not param:
                     return fresh
                 # the rebuilt env was reset without `param`: ask again with it (as the subprocess manager does)
             finally:
                 self._watch = None
-
-    def _restart_env(self, env_id: int, text: str) -> None:
-        """Rebuild env `env_id` from its env_fn, seeded as at the start, and reset it (its reset
-        obs waits in `_restarted_obs`); counted, logged, and raised past `max_retry`."""
-        restart_serial_env(self, env_id, text)
 
     def show_env_ids_from(self, offset: int) -> None:
         """Name env ids in fault logs and errors from `offset` (a group of a GroupedEnvManager)."""
@@ -278,7 +273,10 @@ class BaseEnvManagerV2(TimestepAdapter):
         next_obs = stack_obs(obs, self._obs_shape, range(self._env_num))
         reward = np.array(rew, dtype=np.float32)
         if reward.shape != self._reward_shape:  # envs giving one-element reward arrays
-            reward = _flat_rewards(reward, self._env_num)
+            if reward.size != self._env_num:
+                raise ValueError(f'each env must return a scalar reward; got rewards of shape {reward.shape} '
+                                 f'for {self._env_num} envs')
+            reward = reward.reshape(self._env_num)
         terminated = np.array(term, dtype=bool)
         truncated = np.array(trunc, dtype=bool)
         self._episode_length += self._active
@@ -390,10 +388,8 @@ class BaseEnvManagerV2(TimestepAdapter):
             value = float(np.asarray(given).reshape(())) if given is not None else float(self._episode_return[i])
             if info is not None:
                 info['eval_episode_return'] = value
-            episode_return[i] = value
-            episode_length[i] = self._episode_length[i]
-            self._episode_return[i] = 0.0
-            self._episode_length[i] = 0
+            episode_return[i], episode_length[i] = value, self._episode_length[i]
+            self._episode_return[i], self._episode_length[i] = 0.0, 0
             self._episode_count[i] += 1
             if self._auto_reset and self._episode_count[i] < self._episode_num:
                 ready[i] = check_obs(i, self._reset_one(i, None), self._obs_shape)
@@ -460,13 +456,6 @@ class BaseEnvManagerV2(TimestepAdapter):
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         """Continue exactly where `state_dict()` was taken (a closed manager is launched)."""
         snapshot.load_serial_state_dict(self, state)
-
-
-def _flat_rewards(reward: np.ndarray, env_num: int) -> np.ndarray:
-    if reward.size != env_num:
-        raise ValueError(f'each env must return a scalar reward; got rewards of shape {reward.shape} '
-                         f'for {env_num} envs')
-    return reward.reshape(env_num)
 
 
 @ENV_MANAGER_REGISTRY.register('base')

@@ -16,6 +16,7 @@ must behave alike, in a collector and in an evaluator:
 import logging
 import time
 import traceback
+from contextlib import suppress
 from typing import Any, Callable, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
@@ -114,7 +115,7 @@ def step_each(manager: Any, acts: Sequence[Any], stepped: list, error: Optional[
         except Exception as err:  # noqa: BLE001 - an env fault, handled below
             failed[i] = describe(err)
     for i, text in failed.items():
-        manager._restart_env(i, text)
+        restart_serial_env(manager, i, text)
         obs[i], rew[i], term[i], trunc[i] = manager._obs[i], 0.0, False, True
         infos[i] = {DROPPED: True, 'env_error': text}
     manager._dropped_now = sorted(failed)
@@ -138,7 +139,7 @@ def restart_serial_env(manager: Any, env_id: int, text: str) -> None:
         manager._streaks.failed([env_id], text, manager.worker_restarts + 1, 'it from its env_fn')
         manager.worker_restarts += 1
         try:
-            _close_quietly(manager._envs[env_id])
+            close_quietly(manager._envs[env_id])
             env = manager._envs[env_id] = make_env(manager._env_fn[env_id])
             manager._gym_steps[env_id] = env.gym_step
             seed = manager._seeds[env_id] if manager._seeds is not None else None
@@ -150,8 +151,7 @@ def restart_serial_env(manager: Any, env_id: int, text: str) -> None:
             text = describe(err)
 
 
-def _close_quietly(env: Any) -> None:
-    try:
+def close_quietly(env: Any) -> None:
+    """Close an env that is discarded either way: a broken env may fail to close."""
+    with suppress(Exception):
         env.close()
-    except Exception:  # noqa: BLE001 - a broken env may fail to close; it is replaced either way
-        pass

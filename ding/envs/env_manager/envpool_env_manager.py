@@ -16,8 +16,9 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ding.envs.env_manager.gym_vector_env_manager import GymVectorEnvManager, _VectorSlot
+from ding.envs.env_manager.gym_vector_env_manager import GymVectorEnvManager
 from ding.envs.env_manager.snapshot import EnvSnapshotError
+from ding.envs.env_manager.subprocess_layout import RemoteEnv
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
@@ -47,10 +48,11 @@ class EnvPoolEnvManager(GymVectorEnvManager):
         self._pool_seed = 0
         super().__init__(env_fn, cfg)
 
-    def _create_envs(self) -> List[Any]:
+    def _create_envs(self) -> List[RemoteEnv]:
         self._vec = self._envpool.make_gymnasium(self._cfg.env_id, num_envs=self._env_num, seed=self._pool_seed,
                                                  num_threads=int(self._cfg.num_threads), **self._cfg.envpool_kwargs)
-        return [_VectorSlot(_Spaces(self._vec)) for _ in range(self._env_num)]
+        # EnvPool names its per-env spaces like a single env's
+        return [RemoteEnv(self._vec.observation_space, self._vec.action_space, None) for _ in range(self._env_num)]
 
     def _vector_reset(self, seeds: Optional[List[int]]) -> np.ndarray:
         if seeds is not None and seeds[0] is not None:
@@ -77,11 +79,3 @@ class EnvPoolEnvManager(GymVectorEnvManager):
 
 
 PoolEnvManager = EnvPoolEnvManager  # DI-engine's name for it
-
-
-class _Spaces:
-    """EnvPool names its per-env spaces like a single env; present them as a vector env does."""
-
-    def __init__(self, pool: Any) -> None:
-        self.single_observation_space = pool.observation_space
-        self.single_action_space = pool.action_space

@@ -12,6 +12,7 @@ the serial manager's. Not supported (ValueError at construction or seeding): a f
 `episode_num`, `auto_reset=False`, `dynamic_seed=False`, and resetting only some envs.
 """
 import math
+from contextlib import suppress
 from typing import Any, Callable, List, Mapping, Optional, Sequence
 
 import gymnasium
@@ -22,6 +23,7 @@ from ding.envs.base_env import BaseEnv
 from ding.envs.env_manager import snapshot
 from ding.envs.env_manager.base_env_manager import BaseEnvManagerV2
 from ding.envs.env_manager.env_faults import DROPPED, describe
+from ding.envs.env_manager.subprocess_layout import RemoteEnv
 from ding.utils.registry import ENV_MANAGER_REGISTRY
 
 
@@ -86,14 +88,14 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             self.close()
             raise ValueError(f"{type(self).__name__}: cfg.vector must be 'sync' or 'async', got {self._cfg.vector!r}")
 
-    def _create_envs(self) -> List[Any]:
+    def _create_envs(self) -> List[RemoteEnv]:
         fns = [GymEnvFn(fn) for fn in self._env_fn]
         if self._cfg.vector == 'sync':
             self._vec = SyncVectorEnv(fns, autoreset_mode=AutoresetMode.SAME_STEP)
         else:
             self._vec = AsyncVectorEnv(fns, shared_memory=bool(self._cfg.shared_memory), context=self._cfg.context,
                                        autoreset_mode=AutoresetMode.SAME_STEP)
-        return [_VectorSlot(self._vec) for _ in range(self._env_num)]
+        return [_vector_slot(self._vec) for _ in range(self._env_num)]
 
     def _apply_seeds(self) -> None:
         if not self._dynamic_seed:
@@ -139,13 +141,11 @@ class GymVectorEnvManager(BaseEnvManagerV2):
         """A sub-env raised in a step: every env's episode in flight is dropped (their rows
         flagged, as the base class's rows of a dropped episode)."""
         text = self._rebuild_vector(text)
-        every = list(range(self._env_num))
-        self._dropped_now = every
-        self.dropped_episodes += self._env_num
-        obs = self._obs.copy()
-        infos = [{DROPPED: True, 'env_error': text} for _ in every]
-        zeros = np.zeros(self._env_num)
-        return obs, zeros, zeros.astype(bool), np.ones(self._env_num, dtype=bool), infos
+        n = self._env_num
+        self._dropped_now = list(range(n))
+        self.dropped_episodes += n
+        infos = [{DROPPED: True, 'env_error': text} for _ in range(n)]
+        return self._obs.copy(), np.zeros(n), np.zeros(n, dtype=bool), np.ones(n, dtype=bool), infos
 
     def _rebuild_vector(self, text: str) -> str:
         """gymnasium cannot restart one sub-env, so the whole vector env is rebuilt and reset
@@ -157,10 +157,8 @@ class GymVectorEnvManager(BaseEnvManagerV2):
             self._streaks.failed(failing, text, self.worker_restarts + 1,
                                  f'the vector env ({self._streaks.label(range(self._env_num))})')
             self.worker_restarts += 1
-            try:
+            with suppress(Exception):  # a broken vector env may fail to close; it is replaced
                 self._vec.close(terminate=True)
-            except Exception:  # noqa: BLE001 - a broken vector env may fail to close; it is replaced
-                pass
             try:
                 self._envs = self._create_envs()
                 self._reset_obs = self._vector_reset(self._seeds)
@@ -187,7 +185,7 @@ class GymVectorEnvManager(BaseEnvManagerV2):
         return snapshot.gym_vector_state_dict(self)
 
     def load_state_dict(self, state: dict) -> None:
-        snapshot.load_gym_vector_state_dict(self, state, _VectorSlot)
+        snapshot.load_gym_vector_state_dict(self, state, _vector_slot)
 
 
 def env_rows(obs: Any, n: int) -> Any:
@@ -199,17 +197,6 @@ def env_rows(obs: Any, n: int) -> Any:
     return [{key: column[i] for key, column in columns.items()} for i in range(n)]
 
 
-class _VectorSlot:
+def _vector_slot(vec: Any) -> RemoteEnv:
     """What the base class sees of one env inside the vector env: its spaces."""
-    gym_step = None
-
-    def __init__(self, vec: Any) -> None:
-        self.observation_space = vec.single_observation_space
-        self.action_space = vec.single_action_space
-        self.reward_space = None
-
-    def seed(self, seed: int, dynamic_seed: bool = True) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
+    return RemoteEnv(vec.single_observation_space, vec.single_action_space, None)

@@ -8,6 +8,7 @@ The creating process owns the segments (and unlinks them in `close`); a worker a
 by name without registering them with the resource tracker, so a worker exiting, or being
 killed, never unlinks memory that the manager still uses.
 """
+from contextlib import suppress
 from multiprocessing import resource_tracker, shared_memory
 from typing import Dict, Mapping, Tuple
 
@@ -26,15 +27,11 @@ class SharedArrays:
         self.arrays: Dict[str, np.ndarray] = {}
         for key, (shape, dtype) in self.spec.items():
             size = max(1, int(np.prod(shape)) * np.dtype(dtype).itemsize)
-            if self._owner:
-                seg = shared_memory.SharedMemory(create=True, size=size)
-            else:
-                seg = _attach_untracked(names[key])
+            seg = shared_memory.SharedMemory(create=True, size=size) if self._owner else _attach_untracked(names[key])
             self._segments[key] = seg
-            array = np.ndarray(shape, dtype=dtype, buffer=seg.buf)
+            array = self.arrays[key] = np.ndarray(shape, dtype=dtype, buffer=seg.buf)
             if self._owner:
                 array.fill(0)
-            self.arrays[key] = array
 
     @property
     def handle(self) -> Tuple[ArraySpec, Dict[str, str]]:
@@ -48,15 +45,11 @@ class SharedArrays:
         """Drop the views, close the mappings and, in the owner, free the memory."""
         self.arrays = {}
         for seg in self._segments.values():
-            try:
+            with suppress(BufferError):  # a view is still alive somewhere; the mapping goes at exit
                 seg.close()
-            except BufferError:  # a view is still alive somewhere; the mapping goes at exit
-                pass
             if self._owner:
-                try:
+                with suppress(FileNotFoundError):
                     seg.unlink()
-                except FileNotFoundError:
-                    pass
         self._segments = {}
 
 

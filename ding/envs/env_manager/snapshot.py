@@ -18,10 +18,12 @@ A manager whose envs cannot be captured raises `EnvSnapshotError` saying why; th
 import copy
 import pickle
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import cloudpickle
 import numpy as np
+
+from ding.envs.env_manager.env_faults import close_quietly
 
 FORMAT = 'per_env_pickles'
 # Per-env episode bookkeeping of BaseEnvManagerV2 (and its seeding), restored as is.
@@ -51,69 +53,51 @@ def loads_env(data: bytes, env_id: int) -> Any:
         raise EnvSnapshotError(f'env {env_id} cannot be unpickled: {type(err).__name__}: {err}') from err
 
 
-def space_rng_state(space: Any) -> Optional[dict]:
-    """The action space's generator (made now if it was not yet: it would be at its first
-    sample, from fresh entropy, so the resumed run would not repeat the original)."""
-    rng = getattr(space, 'np_random', None)
-    return None if rng is None else copy.deepcopy(rng.bit_generator.state)
-
-
-def load_space_rng_state(space: Any, state: Optional[dict]) -> None:
-    if state is not None:
-        space.np_random.bit_generator.state = state
-
-
-def generator_states(obj: Any) -> Dict[str, Any]:
-    """The states of the numpy / torch generators among `obj`'s attributes (an actor's RNG)."""
-    torch = sys.modules.get('torch')  # an actor with a torch generator has imported torch
-    states = {}
-    for name, value in vars(obj).items():
-        if isinstance(value, np.random.Generator):
-            states[name] = ('numpy', copy.deepcopy(value.bit_generator.state))
-        elif torch is not None and isinstance(value, torch.Generator):
-            states[name] = ('torch', value.get_state())
-    return states
-
-
-def load_generator_states(obj: Any, states: Dict[str, Any]) -> None:
-    for name, (kind, state) in states.items():
-        value = getattr(obj, name, None)
-        if kind == 'numpy' and isinstance(value, np.random.Generator):
-            value.bit_generator.state = state
-        elif kind == 'torch' and type(value).__name__ == 'Generator':
-            value.set_state(state)
-
-
 CARRIED = '__carried__'  # an actor's state between calls (a recurrent actor's LSTM state per env)
 
 
 def actor_state(actor: Any) -> Dict[str, Any]:
-    """What a worker's actor needs to act on exactly as it would have: its generators, and what it
-    carries from call to call when it says so (`carried_state()` / `load_carried_state(s)`)."""
-    states = generator_states(actor)
+    """What a worker's actor needs to act on exactly as it would have: the states of the numpy /
+    torch generators among its attributes (its RNG), and what it carries from call to call when
+    it says so (`carried_state()` / `load_carried_state(s)`)."""
+    torch = sys.modules.get('torch')  # an actor with a torch generator has imported torch
+    states = {}
+    for name, value in vars(actor).items():
+        if isinstance(value, np.random.Generator):
+            states[name] = ('numpy', copy.deepcopy(value.bit_generator.state))
+        elif torch is not None and isinstance(value, torch.Generator):
+            states[name] = ('torch', value.get_state())
     if hasattr(actor, 'carried_state'):
         states[CARRIED] = ('carried', actor.carried_state())
     return states
 
 
 def load_actor_state(actor: Any, states: Dict[str, Any]) -> None:
-    states = dict(states)
-    carried = states.pop(CARRIED, None)
-    load_generator_states(actor, states)
-    if carried is not None:
-        if not hasattr(actor, 'load_carried_state'):
-            raise EnvSnapshotError(f'the snapshot holds the carried state of a {type(actor).__name__} that cannot '
-                                   f'load one (load_carried_state)')
-        actor.load_carried_state(carried[1])
+    for name, (kind, state) in states.items():  # the carried state comes last, as `actor_state` adds it
+        value = getattr(actor, name, None)
+        if kind == 'numpy' and isinstance(value, np.random.Generator):
+            value.bit_generator.state = state
+        elif kind == 'torch' and type(value).__name__ == 'Generator':
+            value.set_state(state)
+        elif kind == 'carried':
+            if not hasattr(actor, 'load_carried_state'):
+                raise EnvSnapshotError(f'the snapshot holds the carried state of a {type(actor).__name__} that '
+                                       f'cannot load one (load_carried_state)')
+            actor.load_carried_state(state)
 
 
-def _check_env_num(manager: Any, state: Dict[str, Any], kind: str = FORMAT) -> None:
+def _load_header(manager: Any, state: Dict[str, Any], kind: str = FORMAT) -> bool:
+    """Check that `state` fits `manager` and restore its action-space generator; True when the
+    snapshot holds envs to load (it was taken of a running manager)."""
     if state.get('format') != kind:
         raise EnvSnapshotError(f'{type(manager).__name__} cannot load a snapshot of kind {state.get("format")!r} '
                                f'(taken by {state.get("manager")}); it loads {kind!r}')
     if state['env_num'] is not None and state['env_num'] != manager.env_num:  # None: a closed format-1 manager
         raise EnvSnapshotError(f'snapshot holds {state["env_num"]} envs; {type(manager).__name__} has '
                                f'{manager.env_num}')
+    if state['space_rng'] is not None:
+        manager.action_space.np_random.bit_generator.state = state['space_rng']
+    return not state['closed']
 
 
 def _bookkeeping(manager: Any) -> Dict[str, Any]:
@@ -123,8 +107,11 @@ def _bookkeeping(manager: Any) -> Dict[str, Any]:
 
 
 def _header(manager: Any) -> Dict[str, Any]:
+    # The action space's generator is made now if it was not yet: it would be at its first
+    # sample, from fresh entropy, so the resumed run would not repeat the original.
+    rng = getattr(manager.action_space, 'np_random', None)
     return {'format': FORMAT, 'manager': type(manager).__name__, 'env_num': manager.env_num,
-            'closed': manager.closed, 'space_rng': space_rng_state(manager.action_space)}
+            'closed': manager.closed, 'space_rng': None if rng is None else copy.deepcopy(rng.bit_generator.state)}
 
 
 # --- serial manager (BaseEnvManagerV2) --------------------------------------------------------
@@ -137,9 +124,7 @@ def serial_state_dict(manager: Any) -> Dict[str, Any]:
 
 
 def load_serial_state_dict(manager: Any, state: Dict[str, Any]) -> None:
-    _check_env_num(manager, state)
-    load_space_rng_state(manager.action_space, state['space_rng'])
-    if state['closed']:
+    if not _load_header(manager, state):
         return
     envs = [loads_env(data, i) for i, data in enumerate(state['envs'])]
     if not manager.closed:
@@ -150,12 +135,13 @@ def load_serial_state_dict(manager: Any, state: Dict[str, Any]) -> None:
     manager._gym_steps = [e.gym_step for e in envs]
     _set_fields(manager, state['fields'])
     manager._closed = False
-    manager._update_active()
 
 
 def _set_fields(manager: Any, fields: Dict[str, Any]) -> None:
+    """Restore the bookkeeping (the ready env ids follow the restored `_active` mask)."""
     for name, value in fields.items():
         setattr(manager, name, copy.deepcopy(value))
+    manager._update_active()
 
 
 # --- subprocess manager: the envs come from and go to the workers ----------------------------
@@ -185,9 +171,7 @@ def subprocess_state_dict(manager: Any) -> Dict[str, Any]:
 
 
 def load_subprocess_state_dict(manager: Any, state: Dict[str, Any]) -> None:
-    _check_env_num(manager, state)
-    load_space_rng_state(manager.action_space, state['space_rng'])
-    if state['closed']:
+    if not _load_header(manager, state):
         return
     if manager.closed:
         manager.launch()  # workers up (their fresh envs are replaced next)
@@ -198,7 +182,6 @@ def load_subprocess_state_dict(manager: Any, state: Dict[str, Any]) -> None:
         requests[h] = ('load_envs', (pickles, actors.get(h.env_ids[0])))
     manager._command(requests, manager._cfg.reset_timeout, restart=False)
     _set_fields(manager, state['fields'])
-    manager._update_active()
     manager._active_dirty = True  # the workers' `active` flags are rewritten at the next step
     manager._ready_shm[:] = manager._obs  # what a worker-side rollout acts on next (worker_inference)
     manager._flag_shm[:] = 0
@@ -220,10 +203,7 @@ def worker_load(worker: Any, payload: tuple) -> None:
     pickles, actor_rng = payload
     envs = [loads_env(data, i) for data, i in zip(pickles, worker.ids)]
     for env in worker.envs:
-        try:
-            env.close()
-        except Exception:  # noqa: BLE001 - the old envs are discarded either way
-            pass
+        close_quietly(env)
     worker.set_envs(envs)
     actor = getattr(worker, 'actor', None)
     if actor is not None and actor_rng:
@@ -247,10 +227,8 @@ def gym_vector_state_dict(manager: Any) -> Dict[str, Any]:
     return state
 
 
-def load_gym_vector_state_dict(manager: Any, state: Dict[str, Any], slot_cls: type) -> None:
-    _check_env_num(manager, state, VECTOR_FORMAT)
-    load_space_rng_state(manager.action_space, state['space_rng'])
-    if state['closed']:
+def load_gym_vector_state_dict(manager: Any, state: Dict[str, Any], make_slot: Callable[[Any], Any]) -> None:
+    if not _load_header(manager, state, VECTOR_FORMAT):
         return
     vec = loads_env(state['vector'], -1)
     if not manager.closed:
@@ -258,11 +236,10 @@ def load_gym_vector_state_dict(manager: Any, state: Dict[str, Any], slot_cls: ty
     if manager._vec is not None:  # built by the constructor, never launched
         manager._vec.close()
     manager._vec = vec
-    manager._envs = [slot_cls(vec) for _ in range(manager.env_num)]
+    manager._envs = [make_slot(vec) for _ in range(manager.env_num)]
     manager._gym_steps = [None] * manager.env_num
     _set_fields(manager, state['fields'])
     manager._closed = False
-    manager._update_active()
 
 
 # --- grouped managers (the alternating sampler) -----------------------------------------------

@@ -125,9 +125,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
     def _command(self, requests: Dict[WorkerHandle, tuple], timeout: Optional[float], restart: bool = True) -> Dict:
         """Send control commands to several workers at once; on a failure restart the worker
         (when `restart`) or raise."""
-        failures = {}
-        for h, req in requests.items():
-            failures[h] = h.send(pickle.dumps(req))
+        failures = {h: h.send(pickle.dumps(req)) for h, req in requests.items()}
         live = [h for h, f in failures.items() if f is None]
         results = {h: decode(r) for h, r in gather(live, timeout).items()}
         results.update({h: f for h, f in failures.items() if f is not None})
@@ -247,9 +245,8 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
                 for i in h.env_ids:
                     infos[i] = {'env_error': result.text}
                 continue
-            if result:
-                for i, info in result.items():
-                    infos[i] = info
+            for i, info in (result or {}).items():
+                infos[i] = info
         return self._read_results(stepping, infos)
 
     def _write_actions(self, acts: List[Any]) -> bytes:
@@ -266,15 +263,11 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
         idle = ~stepping
         if idle.any():
             obs[idle] = self._obs[idle]
-            reward[idle] = 0.0
-            terminated[idle] = False
-            truncated[idle] = False
+            reward[idle], terminated[idle], truncated[idle] = 0.0, False, False
         self._dropped_now = sorted(i for i in self._lost if self._active[i])
         for i in self._dropped_now:
             obs[i] = self._obs[i]
-            reward[i] = 0.0
-            terminated[i] = False
-            truncated[i] = True
+            reward[i], terminated[i], truncated[i] = 0.0, False, True
             infos[i]['dropped_episode'] = True
         self.dropped_episodes += len(self._dropped_now)
         return obs, reward, terminated, truncated, infos

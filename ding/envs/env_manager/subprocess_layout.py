@@ -12,14 +12,14 @@ from ding.envs.env_manager.worker_pool import WorkerHandle, stop_all
 
 
 class RemoteEnv:
-    """What the base class sees of an env living in a worker: its spaces."""
+    """What the base class sees of an env living elsewhere (in a worker, or inside a vector env): its spaces."""
     gym_step = None
 
     def __init__(self, observation_space: Any, action_space: Any, reward_space: Any) -> None:
         self.observation_space, self.action_space, self.reward_space = observation_space, action_space, reward_space
 
     def seed(self, seed: int, dynamic_seed: bool = True) -> None:
-        pass  # seeds go to the workers in the manager's `_apply_seeds`
+        pass  # seeds go where the env lives, in the manager's `_apply_seeds`
 
     def close(self) -> None:
         pass

@@ -13,12 +13,12 @@ Protocol over the worker's pipe (the manager side is `worker_pool.py`):
 """
 import pickle
 import signal
-import traceback
 from typing import Any, Dict, List, Sequence
 
 import cloudpickle
 import numpy as np
 
+from ding.envs.env_manager.env_faults import close_quietly, describe, make_env
 from ding.envs.env_manager.obs_stack import check_obs
 from ding.envs.env_manager.shared_arrays import SharedArrays
 from ding.envs.env_manager.shared_obs import obs_arrays
@@ -156,10 +156,7 @@ class EnvWorker:
 
     def close(self, payload: Any = None) -> None:
         for env in self.envs:
-            try:
-                env.close()
-            except Exception:  # noqa: BLE001 - closing must go on for the other envs
-                pass
+            close_quietly(env)  # closing must go on for the other envs
         if self.shm is not None:
             self.release_frame_stacks()
             self.shm.close()
@@ -181,17 +178,20 @@ def worker_main(conn: Any, env_fn_bytes: bytes, env_ids: Sequence[int], worker_c
     'close' or until the manager's end of the pipe goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the manager's to handle
     try:
-        worker = worker_cls(_make_envs(cloudpickle.loads(env_fn_bytes)), env_ids)
+        worker = worker_cls([make_env(fn) for fn in cloudpickle.loads(env_fn_bytes)], env_ids)
         env = worker.envs[0]
         conn.send(('ok', (env.observation_space, env.action_space, getattr(env, 'reward_space', None))))
     except Exception as err:  # noqa: BLE001 - reported to the manager
-        conn.send(('error', 'env', _describe(err)))
+        conn.send(('error', 'env', describe(err)))
         return
     _serve(conn, worker)
 
 
 def _serve(conn: Any, worker: EnvWorker) -> None:
-    handlers: Dict[str, Any] = {name: getattr(worker, name) for name in worker_commands(worker)}
+    # the control commands a worker class serves (a subclass may add to `extra_commands`)
+    commands = ['attach', 'seed', 'reset', 'close', 'snapshot_envs', 'load_envs', 'render']
+    commands += getattr(worker, 'extra_commands', ())
+    handlers: Dict[str, Any] = {name: getattr(worker, name) for name in commands}
     while True:
         try:
             msg = conn.recv_bytes()
@@ -199,13 +199,9 @@ def _serve(conn: Any, worker: EnvWorker) -> None:
             worker.close()
             return
         try:
-            if msg == STEP:
-                infos = worker.step()
-                conn.send_bytes(b'' if infos is None else pickle.dumps(('info', infos)))
-                continue
-            if msg[:1] == STEP_PICKLED:
+            if msg == STEP or msg[:1] == STEP_PICKLED:
                 # pickled actions come for every env of the manager: this worker's are lo:hi
-                infos = worker.step(pickle.loads(msg[1:])[worker.lo:worker.hi])
+                infos = worker.step() if msg == STEP else worker.step(pickle.loads(msg[1:])[worker.lo:worker.hi])
                 conn.send_bytes(b'' if infos is None else pickle.dumps(('info', infos)))
                 continue
             command, payload = pickle.loads(msg)
@@ -216,21 +212,5 @@ def _serve(conn: Any, worker: EnvWorker) -> None:
         except ObservationError as err:
             conn.send_bytes(pickle.dumps(('error', 'value', str(err))))
         except Exception as err:  # noqa: BLE001 - the manager restarts this worker
-            conn.send_bytes(pickle.dumps(('error', 'env', _describe(err), getattr(err, 'ding_env_id', None))))
+            conn.send_bytes(pickle.dumps(('error', 'env', describe(err), getattr(err, 'ding_env_id', None))))
 
-
-def worker_commands(worker: Any) -> List[str]:
-    """Control commands a worker class serves (a subclass may add to `extra_commands`)."""
-    return ['attach', 'seed', 'reset', 'close', 'snapshot_envs', 'load_envs', 'render'] + \
-        list(getattr(worker, 'extra_commands', ()))
-
-
-def _make_envs(env_fns: Sequence[Any]) -> List[Any]:
-    from ding.envs.base_env import BaseEnv
-    from ding.envs.ding_env_wrapper import DingEnvWrapper
-    envs = [fn() for fn in env_fns]
-    return [e if isinstance(e, BaseEnv) else DingEnvWrapper(e) for e in envs]
-
-
-def _describe(err: BaseException) -> str:
-    return ''.join(traceback.format_exception(type(err), err, err.__traceback__))[-2000:]

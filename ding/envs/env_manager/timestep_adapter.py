@@ -49,10 +49,8 @@ class TimestepAdapter:
     def _timesteps(self, ids: List[int], result: Any) -> List[EnvTimestep]:
         out = []
         for i in ids:
-            info = result.infos[i]
-            info = dict(info) if info else {}
-            info['terminated'] = bool(result.terminated[i])
-            info['truncated'] = bool(result.truncated[i])
+            info = dict(result.infos[i] or {}, terminated=bool(result.terminated[i]),
+                        truncated=bool(result.truncated[i]))
             done = info['terminated'] or info['truncated']
             out.append(EnvTimestep(result.next_obs[i], result.reward[i:i + 1], done, info, env_id=i))
         return out

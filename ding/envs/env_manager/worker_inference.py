@@ -127,9 +127,7 @@ class WorkerInferenceSampler(SubprocessEnvManagerV2):
         while pending:
             results = self._command({h: ('rollout', payload) for h in pending}, timeout)
             failed = [h for h in pending if isinstance(results[h], WorkerFailure)]
-            for h in pending:
-                if h not in failed:
-                    episodes += int(results[h])
+            episodes += sum(int(results[h]) for h in pending if h not in failed)
             for h in failed:  # restarted with fresh episodes: the ones in flight are lost
                 self.dropped_episodes += len(h.env_ids)
                 self._lost.difference_update(h.env_ids)

@@ -40,8 +40,7 @@ class WorkerHandle:
         self._env_fn_bytes = env_fn_bytes
         self.env_ids = list(env_ids)
         self._worker_cls = worker_cls
-        self.process = None
-        self.conn = None
+        self.process = self.conn = None
 
     def start(self, timeout: Optional[float]) -> Any:
         """Start the process; return the spaces its first env reports (or a WorkerFailure)."""
@@ -92,9 +91,8 @@ class WorkerHandle:
             self.process.kill()
             self.process.join()
         self.process.close()
-        self.process = None
         self.conn.close()
-        self.conn = None
+        self.process = self.conn = None
 
 
 def gather(handles: Iterable[WorkerHandle], timeout: Optional[float]) -> Dict[WorkerHandle, Any]:
@@ -143,8 +141,7 @@ def decode(reply: Any) -> Any:
         return reply
     if not reply:
         return None
-    if isinstance(reply, bytes):
-        reply = pickle.loads(reply)
+    reply = pickle.loads(reply)
     if reply[0] == 'error':
         if reply[1] == 'value':
             raise ValueError(reply[2])

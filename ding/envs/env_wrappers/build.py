@@ -8,7 +8,7 @@ not registered fails naming the valid ones.
 """
 import copy
 import importlib
-from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
 from easydict import EasyDict
 
@@ -131,8 +131,4 @@ def update_shape(obs_shape: Any, act_shape: Any, rew_shape: Any, wrapper_names: 
 
 
 def is_episode_return_spec(spec: Any) -> bool:
-    name, _ = _spec_name_kwargs(spec)
-    return name == 'eval_episode_return'
-
-
-Wrapper = Union[Mapping, str, Callable[[Any], Any]]
+    return _spec_name_kwargs(spec)[0] == 'eval_episode_return'

@@ -13,7 +13,7 @@ workers, the envs' snapshots (`state_dict` / `load_state_dict`) carry the statis
 and back, which costs a pickle of each env per call.
 """
 import pickle
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List
 
 import cloudpickle
 
@@ -31,18 +31,11 @@ def stats_wrappers(env: Any) -> List[_StatsWrapper]:
     return found
 
 
-def _local_envs(manager: Any) -> Optional[List[Any]]:
-    envs = getattr(manager, '_envs', None)
-    if envs and all(hasattr(e, 'env') for e in envs):
-        return list(envs)
-    return None
-
-
 def _with_envs(manager: Any, change: Callable[[List[Any]], None], write: bool) -> None:
     """Run `change(envs)` on the manager's env objects: in place, or through its snapshot."""
-    envs = _local_envs(manager)
-    if envs is not None:
-        change(envs)
+    envs = getattr(manager, '_envs', None)
+    if envs and all(hasattr(e, 'env') for e in envs):
+        change(list(envs))
         return
     if manager.closed:
         raise RuntimeError(f'{type(manager).__name__} is closed: launch it before syncing its normalisers')

@@ -5,8 +5,6 @@ and the converter to the legacy gym API.
 Time limits end an episode as *truncated* (not terminated), so learners keep bootstrapping
 through them; the info also carries `info['time_limit']` / `info['time_count']`.
 """
-import operator
-from functools import reduce
 from typing import Any, Optional, Tuple
 
 import gymnasium
@@ -77,8 +75,7 @@ class EvalEpisodeReturnWrapper(gymnasium.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         self._eval_episode_return += float(np.asarray(reward).reshape(()))
         if terminated or truncated:
-            info = dict(info)
-            info['eval_episode_return'] = np.array([self._eval_episode_return], dtype=np.float32)
+            info = dict(info, eval_episode_return=np.array([self._eval_episode_return], dtype=np.float32))
         return obs, reward, terminated, truncated, info
 
 
@@ -98,10 +95,9 @@ class TimeLimitWrapper(gymnasium.Wrapper):
     def step(self, action: Any) -> tuple:
         obs, reward, terminated, truncated, info = self.env.step(action)
         self.time_count += 1
-        info = dict(info)
-        info['time_limit'] = self.time_count >= self.max_limit
-        info['time_count'] = self.time_count
-        return obs, reward, terminated, bool(truncated) or info['time_limit'], info
+        limit = self.time_count >= self.max_limit
+        info = dict(info, time_limit=limit, time_count=self.time_count)
+        return obs, reward, terminated, bool(truncated) or limit, info
 
 
 @ENV_WRAPPER_REGISTRY.register('action_scale')
@@ -145,7 +141,7 @@ class FlatObsWrapper(gymnasium.ObservationWrapper):
             raise TypeError(f'FlatObsWrapper needs a Dict observation space with an "image" key (minigrid); '
                             f'got {space}')
         self.maxStrLen = int(maxStrLen)
-        size = reduce(operator.mul, space.spaces['image'].shape, 1) + self.num_char_codes * self.maxStrLen
+        size = int(np.prod(space.spaces['image'].shape)) + self.num_char_codes * self.maxStrLen
         self.observation_space = spaces.Box(low=0, high=255, shape=(size, ), dtype=np.float32)
         self.cachedStr: Optional[str] = None
         self.cachedArray: Optional[np.ndarray] = None
