@@ -56,9 +56,8 @@ def check_one_writer(middlewares: List[Callable], kept: Any) -> None:
 
 @contextmanager
 def torch_thread_budget(budget: Optional[int]) -> Iterator[None]:
-    """torch's intra-op threads lowered to `budget` for the block (None: left alone). Stages
-    that each ask torch for every core oversubscribe a small machine (a DQN pipeline on 2
-    cores ran async at 0.63x sync with torch's default threads, at 1.83x with one)."""
+    """torch's intra-op threads lowered to `budget` for the block (None: left alone): stages
+    that each ask torch for every core oversubscribe a small machine."""
     torch = sys.modules.get('torch')  # a process without torch has nothing to budget
     before = torch.get_num_threads() if torch is not None else None
     if budget is not None and before is not None and budget < before:

@@ -18,6 +18,7 @@ construction, `fields()`, equality and repr see exactly the declared fields.
 `keep()` added, custom names included) carry over for the whole run, the rest go back to
 their defaults (custom names disappear), and `total_step` grows by one.
 """
+import functools
 import math
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Dict, FrozenSet, Iterator, Optional, Tuple
@@ -25,7 +26,6 @@ from typing import Any, ClassVar, Dict, FrozenSet, Iterator, Optional, Tuple
 from ding.utils.keys import closest, edit_distance
 
 _FIELD_NAMES: Dict[type, FrozenSet[str]] = {}
-_NEAR_MISS: Dict[Tuple[type, str], Optional[str]] = {}
 
 
 def field_names(cls: type) -> FrozenSet[str]:
@@ -36,15 +36,13 @@ def field_names(cls: type) -> FrozenSet[str]:
     return names
 
 
+@functools.lru_cache(maxsize=None)
 def near_miss(cls: type, name: str) -> Optional[str]:
     """The declared field of `cls` that `name` is probably a typo of, or None."""
-    key = (cls, name)
-    if key not in _NEAR_MISS:
-        limit = min(2, max(1, len(name) // 3))
-        candidates = [(edit_distance(name, f), f) for f in field_names(cls) if f != name]
-        close = sorted(c for c in candidates if c[0] <= limit)
-        _NEAR_MISS[key] = close[0][1] if close else None
-    return _NEAR_MISS[key]
+    limit = min(2, max(1, len(name) // 3))
+    candidates = [(edit_distance(name, f), f) for f in field_names(cls) if f != name]
+    close = sorted(c for c in candidates if c[0] <= limit)
+    return close[0][1] if close else None
 
 
 class _ContextType(type):

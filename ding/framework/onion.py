@@ -57,17 +57,13 @@ class BackwardStack:
         if gen is not None:
             self._items.insert(min(place, len(self._items)), [gen, lock])
 
-    def _remove(self, entry: list) -> bool:
+    def finish_one(self, entry: list, runner: Callable = None) -> None:
+        """Run one entry now (for `task.wrap`); a no-op if it already ran."""
         for i, item in enumerate(self._items):
             if item is entry:
                 del self._items[i]
-                return True
-        return False
-
-    def finish_one(self, entry: list, runner: Callable = None) -> None:
-        """Run one entry now (for `task.wrap`); a no-op if it already ran."""
-        if self._remove(entry):
-            _run_entry(entry, runner)
+                _run_entry(entry, runner)
+                return
 
     def unwind(self, runner: Callable = None) -> None:
         """Run every pending backward part, last pushed first."""
@@ -102,7 +98,7 @@ def locked(fn: Middleware, lock: Any) -> Middleware:
 
     def _locked(ctx: Any):
         with lock:
-            hand_on = _async_hand_on()
+            hand_on = getattr(stage_local, 'before_wait', None)  # None outside an async pipeline stage
             if hand_on is not None:  # after taking the lock: a later middleware sharing it runs after this one
                 hand_on()
             gen = start_middleware(fn, ctx)
@@ -118,11 +114,6 @@ def locked(fn: Middleware, lock: Any) -> Middleware:
 # hand-on hook `task.wait_for` calls). The task writes it; it lives here, below the task, so
 # that `locked` can read the hook without importing the task.
 stage_local = threading.local()
-
-
-def _async_hand_on() -> Optional[Callable]:
-    """The async pipeline's hand-on hook for the middleware running in this thread, or None outside a stage."""
-    return getattr(stage_local, 'before_wait', None)
 
 
 def serial(*fns: Middleware) -> Middleware:

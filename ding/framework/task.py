@@ -40,26 +40,29 @@ class Task:
 
     def __init__(self) -> None:
         self.router: Router = LocalRouter()
-        self.ctx: Context = Context()
-        self.async_mode = False
-        self.n_async_workers = 3
-        self.max_lag = 1
-        self.torch_threads = None
         self.labels: Set[str] = set()
-        self._roles: Set[Role] = set()
         self._running = False
+        self._phase_lock = threading.Lock()
+        self._lock = threading.RLock()  # shared by every `use(fn, lock=True)`
+        self._local = stage_local  # the step a stage thread is processing (async mode; onion.py)
+        self._pipeline: Optional[AsyncPipeline] = None  # while an async run runs
+        self._reset(Context(), False, 3, 1, None)
+
+    def _reset(self, ctx: Context, async_mode: bool, n_async_workers: int, max_lag: int,
+               torch_threads: Optional[int]) -> None:
+        """The state of a new run: no middleware, wrapper or role, no pending event or backward part."""
+        self.ctx = ctx
+        self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
+        self.torch_threads = torch_threads
         self._finish = False
         self.finish_reason: Optional[str] = None  # why the run ended, when a middleware said (`end`)
         self._unwinding = False  # the sync loop is running the step's backward parts
         self._finish_late = False  # a peer's finish came while they ran
-        self._phase_lock = threading.Lock()
         self._middleware: list = []
         self._wrappers: list = []
-        self._events = EventBus()
-        self._lock = threading.RLock()  # shared by every `use(fn, lock=True)`
-        self._local = stage_local  # the step a stage thread is processing (async mode; onion.py)
-        self._pipeline: Optional[AsyncPipeline] = None  # while an async run runs
+        self._roles: Set[Role] = set()
         self._sync_stack = BackwardStack()
+        self._events = EventBus()
         self._hand = HandSteps(self._events.release_waiters)
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -76,18 +79,10 @@ class Task:
             self.stop()
         if max_lag < 0:
             raise ValueError(f'max_lag must be >= 0, got {max_lag}')
-        self.ctx = ctx if ctx is not None else Context()
-        self.async_mode, self.n_async_workers, self.max_lag = async_mode, n_async_workers, max_lag
-        self.torch_threads = torch_threads
+        self._reset(ctx if ctx is not None else Context(), async_mode, n_async_workers, max_lag, torch_threads)
         if not (async_mode and torch_threads):  # one intra-op thread unless the user chose (ding/utils/threads.py)
             apply_default_torch_threads()
-        self._finish, self._running = False, True
-        self.finish_reason = None
-        self._unwinding = self._finish_late = False
-        self._middleware, self._wrappers, self._roles = [], [], set()
-        self._sync_stack = BackwardStack()
-        self._events = EventBus()
-        self._hand = HandSteps(self._events.release_waiters)
+        self._running = True
         self.labels = set(labels or ()) | {'async' if async_mode else 'sync'}
         self.labels.add('distributed' if self.router.is_active else 'standalone')
         if self.router.is_active:  # a peer's finish ends this node too (see the `finish` setter)
@@ -294,7 +289,7 @@ class Task:
         def _forward(ctx: Context) -> Callable[[], None]:
             gen = start_middleware(fn, ctx)
             if gen is None:
-                return _nothing
+                return lambda: None
             stack = self._current_stack()
             entry = stack.push(gen, getattr(self._local, 'lock', None))
             return lambda: stack.finish_one(entry)
@@ -367,10 +362,6 @@ def _apply_wrapper(wrapper: Wrapper, fn: Middleware) -> Middleware:
     if wrapped is not fn and not has_contract(wrapped):
         inherit_contract(wrapped, fn)
     return wrapped
-
-
-def _nothing() -> None:
-    return None
 
 
 def _in_data_parallel_group() -> bool:

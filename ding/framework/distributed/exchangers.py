@@ -166,8 +166,7 @@ class ContextExchanger:
             self._waiter.wait_until(lambda: self._fresh, self._wait_timeout, 'news from the learner')
         with self._waiter.cv:
             state, self._fresh = self._learner_state, False
-            increments = dict(self._increments)
-            self._increments = {k: 0 for k in self._increments}
+            increments, self._increments = self._increments, {k: 0 for k in self._increments}
         if state is not None:
             ctx.train_iter = int(state['train_iter'])
         if not self.is_collector:

@@ -6,6 +6,7 @@ runs `main()` in each and waits. The run ends when every node's `main()` returne
 raises ends every node (they get `finish`), and the error is raised here. Ctrl-C does the
 same. Nothing outlives the run: the actors are killed and a cluster started here is shut down.
 """
+import contextlib
 import logging
 import os
 import signal
@@ -101,9 +102,8 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
                                  and node_resources[i] else {}) for i in range(n_parallel_workers)]
     elif len(workers) != n_parallel_workers:
         raise ValueError(f'workers has {len(workers)} entries for {n_parallel_workers} workers')
-    use_token_auth_for(address)
-    ray = require_ray()
     started = ensure_ray(address, num_cpus, **(ray_init_kwargs or {}))
+    ray = require_ray()
     try:
         check_fits(ray, workers)
     except ValueError:
@@ -145,18 +145,14 @@ def launch(main: Any, n_parallel_workers: int = 1, topology: str = 'mesh', node_
         raise
     finally:
         for actor in actors.values():
-            try:
+            with contextlib.suppress(Exception):
                 ray.kill(actor, no_restart=True)
-            except Exception:
-                pass
         if registry is not None and not started:
-            try:
+            with contextlib.suppress(Exception):
                 if launch_id == 1:  # this launch made the registry: it ends with it
                     ray.kill(registry)
                 else:
                     ray.get(registry.unregister.remote(list(actors)), timeout=10)
-            except Exception:
-                pass
         if started:
             ray.shutdown()
 
@@ -216,7 +212,7 @@ class _Restarter:
             if self.waits[node_id] <= 240:
                 time.sleep(0.5)
                 return self.start(node_id)
-        if not isinstance(error, ex.RayActorError) or isinstance(error, ex.RayTaskError):
+        if not _died(self.ray, error):
             return None  # main() raised: that is the user's error, not a fault to recover from
         try:
             roles = self.ray.get(self.registry.roles_of.remote(node_id), timeout=10)
@@ -297,10 +293,8 @@ def _where(ray: Any, actors: Dict[int, Any], timeout_s: float = 5.0) -> Dict[int
     does not answer within `timeout_s` is left out."""
     asked = {}
     for node_id, actor in actors.items():
-        try:
+        with contextlib.suppress(Exception):
             asked[node_id] = actor.where.options(concurrency_group='diag').remote()
-        except Exception:
-            pass
     stacks = {}
     for node_id, ref in asked.items():
         try:
@@ -334,7 +328,5 @@ def _died(ray: Any, error: BaseException) -> bool:
 
 def _finish_all(ray: Any, actors: Dict[int, Any]) -> None:
     for actor in actors.values():
-        try:
+        with contextlib.suppress(Exception):
             actor.finish.options(concurrency_group='io').remote()
-        except Exception:
-            pass

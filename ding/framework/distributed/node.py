@@ -57,15 +57,14 @@ class NodeActor:
         from ding.framework.distributed.ray_router import RayRouter
         self.node_id, self.launch_id = node_id, launch_id
         self.router = RayRouter(node_id, labels)
-        self._registry = None
-        self._poll: Optional[threading.Thread] = None
         self._main_thread: Optional[int] = None
 
     def info(self) -> Dict[str, Any]:
         import ray
+        import torch
         affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else None
         return {'node_id': self.node_id, 'pid': os.getpid(), 'ray_node_id': ray.get_runtime_context().get_node_id(),
-                'torch_threads': _torch_threads(), 'cpu_affinity': affinity}
+                'torch_threads': torch.get_num_threads(), 'cpu_affinity': affinity}
 
     def set_peers(self, peers: Dict[int, Any]) -> None:
         self.router.set_peers(peers)
@@ -103,7 +102,6 @@ class NodeActor:
     # ---- peers from the registry (nodes of later launches join; restarted nodes return) ----
     def _follow_registry(self, registry: Any) -> None:
         import ray
-        self._registry = registry
         self.router.registry = registry
         self.router.set_peers(ray.get(registry.peers_of.remote(self.node_id)))
 
@@ -124,10 +122,4 @@ class NodeActor:
                 except Exception:  # the registry's owner ended: keep the peers we know
                     return
 
-        self._poll = threading.Thread(target=_poll, name='ding-peers', daemon=True)
-        self._poll.start()
-
-
-def _torch_threads() -> int:
-    import torch
-    return torch.get_num_threads()
+        threading.Thread(target=_poll, name='ding-peers', daemon=True).start()

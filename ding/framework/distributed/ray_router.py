@@ -190,8 +190,7 @@ class RayRouter(Router):
 
     def _check_inflight(self) -> None:
         with self._lock:
-            pending = self._inflight
-            self._inflight = []
+            pending, self._inflight = self._inflight, []
         if not pending:
             return
         import ray

@@ -8,6 +8,7 @@ the driver lives; once the driver is gone it ends every one of them that is stil
 
     python -m ding.framework.distributed.watchdog DRIVER_PID
 """
+import contextlib
 import os
 import signal
 import subprocess
@@ -33,12 +34,8 @@ def _stat(pid: int) -> Optional[Tuple[int, int]]:
 
 def descendants(root: int) -> Dict[int, int]:
     """{pid: start time} of every live descendant of `root`."""
-    parent_of: Dict[int, Tuple[int, int]] = {}
-    for name in os.listdir('/proc'):
-        if name.isdigit():
-            stat = _stat(int(name))
-            if stat is not None:
-                parent_of[int(name)] = stat
+    stats = {int(name): _stat(int(name)) for name in os.listdir('/proc') if name.isdigit()}
+    parent_of = {pid: stat for pid, stat in stats.items() if stat is not None}
     found: Dict[int, int] = {}
     frontier = [root]
     while frontier:
@@ -55,10 +52,8 @@ def _end(seen: Dict[int, int]) -> None:
     alive = {pid: start for pid, start in seen.items() if pid != me and (_stat(pid) or (0, -1))[1] == start}
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in alive:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, sig)
-            except OSError:
-                pass
         deadline = time.monotonic() + 3.0
         while alive and time.monotonic() < deadline:
             alive = {pid: start for pid, start in alive.items() if (_stat(pid) or (0, -1))[1] == start}

@@ -54,10 +54,7 @@ def between_steps(fn: Callable[[Any], None], ctx: Any) -> None:
 
 def get_writer() -> Optional[Any]:
     """The tensorboard writer that `ding_init(cfg)` set up, or None."""
-    try:
-        from ding.utils import writer as writer_module
-    except ImportError:
-        return None
+    from ding.utils import writer as writer_module
     # through `DistributedWriter.get_instance()`, so that code (and tests) replacing it there
     # reaches every logger
     try:
@@ -72,13 +69,6 @@ def flush_writer() -> None:
     writer = get_writer()
     if writer is not None:
         writer.flush()
-
-
-def state_dict_of(policy: Any) -> Any:
-    """Learner state of a full policy or of its learn mode (CkptSaver accepts either)."""
-    if has_attr(policy, 'learn_mode'):
-        return policy.learn_mode.state_dict()
-    return policy.state_dict()
 
 
 def role_void(roles: Any) -> Optional[Callable]:

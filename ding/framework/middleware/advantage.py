@@ -33,18 +33,16 @@ def gae_estimator(cfg: Any, policy: Any, buffer_: Optional[Any] = None) -> Calla
     def _gae_estimator(ctx: Any) -> None:
         if ctx.trajectories is None or len(ctx.trajectories) == 0:
             return
-        if is_treetensor_data(ctx.trajectories):
+        treetensor = is_treetensor_data(ctx.trajectories)
+        if treetensor:
             data = treetensor_gae(ctx.trajectories, ctx.trajectory_end_idx, policy, gamma, lambda_)
-            if buffer_ is None:
-                ctx.train_data = data
-            else:
-                for row in treetensor_rows(data.cpu()):
-                    buffer_.push(row)
-            ctx.trajectories = None
-            return
-        data = add_gae(as_batch(ctx.trajectories), ctx.trajectory_end_idx, policy, gamma, lambda_)
+        else:
+            data = add_gae(as_batch(ctx.trajectories), ctx.trajectory_end_idx, policy, gamma, lambda_)
         if buffer_ is None:
             ctx.train_data = data
+        elif treetensor:
+            for row in treetensor_rows(data.cpu()):
+                buffer_.push(row)
         else:
             buffer_.push(data)
         ctx.trajectories = None
@@ -147,10 +145,7 @@ def montecarlo_return_estimator(policy: Any) -> Callable:
 def episodes_to_batch(episodes: Any) -> Batch:
     """One Batch of all rows, with a temporary `_episode_last` column marking each episode's end.
     Accepts a list of episodes (each a Batch or a list of transitions) or one Batch."""
-    if isinstance(episodes, Batch):
-        parts = [episodes]
-    else:
-        parts = [as_batch(ep) for ep in episodes if len(ep)]
+    parts = [episodes] if isinstance(episodes, Batch) else [as_batch(ep) for ep in episodes if len(ep)]
     batches = []
     for part in parts:
         last = np.zeros(len(part), dtype=bool)

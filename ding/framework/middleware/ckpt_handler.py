@@ -57,7 +57,9 @@ class CkptSaver(_common.Gated):
         """Write `state` (default: the learner's state now) as `ckpt/<name>`."""
         path = os.path.join(self._dir, name)
         _common.flush_writer()  # the logs a checkpoint's run has seen are on disk with it
-        state = _common.state_dict_of(self._policy) if state is None else state
+        if state is None:  # CkptSaver accepts a full policy or its learn mode
+            learner = self._policy.learn_mode if _common.has_attr(self._policy, 'learn_mode') else self._policy
+            state = learner.state_dict()
         if self._normalizer is not None:
             state = dict(state, env_normalizer=self._normalizer.normalizer_state())
         save_file(path, state)

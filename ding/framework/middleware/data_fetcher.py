@@ -57,10 +57,7 @@ def offpolicy_data_fetcher(cfg: Any, buffer_: Any, data_shortage_warning: bool =
                               f'batch_size={batch_size}; training waits for more data')
 
     def _fetch_one(ctx: Any):
-        if unroll_len > 1:
-            got = sample_sequences(buffer_, batch_size, unroll_len)
-        else:
-            got = _sample(buffer_, batch_size)
+        got = sample_sequences(buffer_, batch_size, unroll_len) if unroll_len > 1 else _sample(buffer_, batch_size)
         if got is None:
             _short(ctx)
             yield

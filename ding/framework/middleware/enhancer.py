@@ -113,8 +113,9 @@ class NStepRewardEnhancer:
         ends = [int(e) for e in end_idx] if len(end_idx) else [len(batch) - 1]
         starts = [0] + [e + 1 for e in ends[:-1]]
         keys = np.asarray(batch['env_id'])[starts].tolist() if 'env_id' in batch else list(range(len(starts)))
-        if self._held is not None:
-            _check_columns(self._held, batch)
+        if self._held is not None and sorted(self._held.keys()) != sorted(batch.keys()):
+            raise ValueError(f'nstep_reward_enhancer: collected columns changed between calls: held rows have '
+                             f'{sorted(self._held.keys())}, new rows {sorted(batch.keys())}')
         src = _Joined(self._held, batch)
         offset = src.offset
         pieces, lengths, gaps = [], [], []
@@ -245,12 +246,6 @@ def _cut_at_gaps(src: _Joined, rows: np.ndarray) -> None:
 def nstep_reward_enhancer(cfg: Any) -> NStepRewardEnhancer:
     """The n-step middleware (see `NStepRewardEnhancer`); n == 1 leaves trajectories unchanged."""
     return NStepRewardEnhancer(cfg)
-
-
-def _check_columns(held: Batch, batch: Batch) -> None:
-    if sorted(held.keys()) != sorted(batch.keys()):
-        raise ValueError(f'nstep_reward_enhancer: collected columns changed between calls: held rows have '
-                         f'{sorted(held.keys())}, new rows {sorted(batch.keys())}')
 
 
 @_common.gated('collector')

@@ -57,10 +57,8 @@ class EpisodeCollector(_common.Gated):
         policy = self._random_policy if random else self._policy
         kwargs = ctx.collect_kwargs or {}
         restarts, dropped_before = fault_counts(env)
-        if self._recorder is not None:
-            episodes = self._collect_with_recorder(ctx, policy, kwargs)
-        else:
-            episodes = self._collect(ctx, policy, kwargs)
+        collect = self._collect_with_recorder if self._recorder is not None else self._collect
+        episodes = collect(ctx, policy, kwargs)
         ctx.env_episode += len(episodes)
         ctx.episodes = episodes
         now_restarts, now_dropped = fault_counts(env)

@@ -93,8 +93,7 @@ class OffPolicyLearner(_common.Gated):
         contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'))
 
     def __call__(self, ctx: Any) -> None:
-        outputs: List[Any] = _run_updates(ctx, self.updates, self._fetcher, self._reward, self._trainer)
-        ctx.train_output = outputs
+        ctx.train_output = _run_updates(ctx, self.updates, self._fetcher, self._reward, self._trainer)
 
 
 class HERLearner(_common.Gated):

@@ -26,7 +26,6 @@ class _OfflineDataFetcher:
             raise ValueError(f'offline_data_fetcher: policy.learn.batch_size must be positive, got {self._batch_size}')
         if len(dataset) == 0:
             raise ValueError('offline_data_fetcher: the dataset is empty')
-        self._dataset = dataset
         self._columns = getattr(dataset, 'batch', None) if collate_fn is None else None
         if self._columns is None:
             from torch.utils.data import DataLoader
