@@ -19,10 +19,6 @@ import numpy as np
 import torch
 
 
-def _index(col: Any, idx: Any) -> Any:
-    return col[idx]
-
-
 class Row(Mapping):
     """One row of a Batch: attribute and item access, a view (writes go to the Batch's
     columns). A field the Batch has no column for can be added, as to a sampled
@@ -152,7 +148,7 @@ class Batch:
             if not -n <= idx < n:
                 raise IndexError(f'row {idx} out of range for Batch of {n}')
             return Row(self, int(idx) % n)
-        return Batch({k: _index(v, idx) for k, v in self._cols.items()})
+        return Batch({k: v[idx] for k, v in self._cols.items()})
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if isinstance(key, str):

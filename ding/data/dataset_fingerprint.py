@@ -30,8 +30,7 @@ def dataset_path_of(cfg: Any) -> Optional[str]:
 def _files(path: str) -> List[str]:
     if os.path.isfile(path):
         return [path]
-    found = [os.path.join(root, name) for root, _, names in os.walk(path) for name in names]
-    return sorted(found)
+    return sorted(os.path.join(root, name) for root, _, names in os.walk(path) for name in names)
 
 
 def dataset_fingerprint(path: str) -> Dict[str, Any]:

@@ -7,20 +7,15 @@ written against DI-engine's, and needs DI-treetensor installed (`pip install DI-
 from typing import Any, Sequence
 
 
-def _treetensor_torch() -> Any:
+def ttorch_collate(x: Sequence[Any], json: bool = False, cat_1dim: bool = True) -> Any:
+    """Stack `x` (treetensor trees, or nested dicts made into them) leaf by leaf along a new
+    first dim. `cat_1dim`: a leaf that comes out `[B, 1]` (a one-element field per transition,
+    e.g. `reward: [1.0]`) becomes `[B]`. `json`: the result as nested dicts instead of a tree."""
     try:
         import treetensor.torch as ttorch
     except ImportError as err:
         raise ImportError('ttorch_collate needs DI-treetensor (pip install DI-treetensor); ding itself keeps '
                           f'columns in ding.data.Batch: {err}') from err
-    return ttorch
-
-
-def ttorch_collate(x: Sequence[Any], json: bool = False, cat_1dim: bool = True) -> Any:
-    """Stack `x` (treetensor trees, or nested dicts made into them) leaf by leaf along a new
-    first dim. `cat_1dim`: a leaf that comes out `[B, 1]` (a one-element field per transition,
-    e.g. `reward: [1.0]`) becomes `[B]`. `json`: the result as nested dicts instead of a tree."""
-    ttorch = _treetensor_torch()
     if len(x) == 0:
         raise ValueError('ttorch_collate needs at least one transition')
     stacked = ttorch.stack([t if isinstance(t, ttorch.Tensor) else ttorch.as_tensor(t) for t in x])

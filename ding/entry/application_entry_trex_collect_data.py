@@ -17,6 +17,7 @@ import argparse
 import copy
 import os
 import pickle
+from contextlib import closing
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -58,8 +59,7 @@ def trex_collecting_data(args: Any = None) -> Tuple[List[str], List[Any], List[A
                          save_cfg=False)
     eps_cfg = cfg.policy.get('other', {}).get('eps')
     eps = float(eps_cfg.get('collect', COLLECT_EPS)) if eps_cfg is not None else 0.0
-    checkpoints = [str(c) for c in range(rm.checkpoint_min, rm.checkpoint_max + rm.checkpoint_step,
-                                         rm.checkpoint_step)]
+    checkpoints = [str(c) for c in range(rm.checkpoint_min, rm.checkpoint_max + rm.checkpoint_step, rm.checkpoint_step)]
     paths = [os.path.join(rm.expert_model_path, 'ckpt', f'iteration_{c}.pth.tar') for c in checkpoints]
     missing = [p for p in paths if not os.path.isfile(p)]
     if missing:
@@ -68,11 +68,8 @@ def trex_collecting_data(args: Any = None) -> Tuple[List[str], List[Any], List[A
     suboptimal, episodes_data, learning_returns, learning_rewards = {}, [], [], []
     for k, path in enumerate(paths):
         policy = load_policy(cfg, path)
-        env = make_eval_env(cfg, render=False)
-        try:
+        with closing(make_eval_env(cfg, render=False)) as env:
             columns = record(policy, env, episodes=1, eps=eps, seed=seed + k)
-        finally:
-            env.close()
         suboptimal[k] = [_episode_rows(columns)]
         episodes_data.append([list(np.asarray(columns['obs'], dtype=np.float32))])
         learning_rewards.append([np.asarray(columns['reward'], dtype=np.float32).reshape(-1).tolist()])

@@ -87,9 +87,9 @@ def _disk_error(err: BaseException) -> Optional[str]:
     return f'{cause.filename or "a file"}: {USER_FIXABLE[cause.errno]} ({code})'
 
 
-def _error(message: Any) -> int:
+def _error(message: Any, status: int = 2) -> int:
     print(f'ding: error: {message}', file=sys.stderr)
-    return 2
+    return status
 
 
 def _run(argv: List[str]) -> int:
@@ -113,12 +113,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _run(argv)
     except _user_errors() as err:
         return _error(err)
-    except (EnvFaultError, NonFiniteError) as err:  # an env kept failing, a NaN: its own error, no traceback of ours
-        print(f'ding: error: {err}', file=sys.stderr)
-        return 1
-    except _distributed_run_error() as err:  # a node failed: the launcher ended every node
-        print(f'ding: error: {err}', file=sys.stderr)
-        return 1
+    # an env kept failing, a NaN, a node failed (the launcher ended every node): its own error, no traceback of ours
+    except (EnvFaultError, NonFiniteError, _distributed_run_error()) as err:
+        return _error(err, 1)
     except RunInterrupted as stop:  # SIGINT / SIGTERM: checkpointed at the end of the step
         print(stop, file=sys.stderr)
         return stop.exit_code
@@ -129,8 +126,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Exception as err:
         disk = _disk_error(err)  # a full disk, a read-only location, no permission: the path and the cause
         if disk is not None:
-            print(f'ding: error: {disk}', file=sys.stderr)
-            return 1
+            return _error(disk, 1)
         extra = missing_extra(err)  # an optional package: name the extra that installs it
         if extra is None:
             raise

@@ -9,6 +9,7 @@ hdf5 columns, D4RL's layout or a pickle, and is written atomically; `create_data
 """
 import argparse
 import os
+from contextlib import closing
 from typing import Any, Dict, List, Optional
 
 import numpy as np
@@ -65,11 +66,8 @@ def collect(path: str, out: str, episodes: int = 10, eps: float = 0.0, data_type
     cfg = run_config(run_dir)
     ckpt = policy_checkpoint(path)
     policy = load_policy(cfg, ckpt)
-    env = make_eval_env(cfg, render=False)
-    try:
+    with closing(make_eval_env(cfg, render=False)) as env:
         columns = record(policy, env, episodes, eps, cfg.seed if seed is None else seed)
-    finally:
-        env.close()
     returns = columns.pop('episode_return')
     written = save_offline_data(columns, out, data_type)
     return {'path': written, 'transitions': len(columns['obs']), 'episodes': episodes,

@@ -1,5 +1,6 @@
 """One node's share of a distributed `ding train` run (see ding/entry/distributed_train.py):
 what it builds for its role and the middleware chain it runs."""
+import os
 from typing import Any, Dict, Optional
 
 from ding.entry.pipeline import (RunParts, build_pipeline, make_env_manager, make_policy, make_replay_buffer,
@@ -46,7 +47,8 @@ def run_node(cfg: Any, options: Any, role: str, rank: int = 0, learner: Optional
             ctx = task.ctx
             return {'role': role, 'env_step': int(ctx.env_step), 'train_iter': int(ctx.train_iter),
                     'env_episode': int(ctx.env_episode), 'last_eval_value': ctx.last_eval_value,
-                    'params_digest': params_digest(parts.policy._model), 'cpus': _cpus()}
+                    'params_digest': params_digest(parts.policy._model),
+                    'cpus': sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else None}
     finally:
         parts.close()
 
@@ -88,11 +90,6 @@ def params_digest(model: Any) -> str:
         digest.update(name.encode())
         digest.update(value.detach().cpu().contiguous().numpy().tobytes())
     return digest.hexdigest()
-
-
-def _cpus() -> Optional[list]:
-    import os
-    return sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else None
 
 
 def _use_collector(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, resume: Any = None) -> None:

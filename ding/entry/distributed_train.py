@@ -78,13 +78,9 @@ class DistributedPlan:
 
     def workers(self) -> List[Any]:
         from ding.framework.distributed.placement import WorkerOptions
-        out = []
-        for i in range(self.n_workers):
-            role = self.role_of(i)
-            values = dict(self.role_options.get(role) or {})
-            values.setdefault('pin_cpu', self.pin_cpus)
-            out.append(WorkerOptions.from_mapping(values, where=f'{SECTION}.{role}'))
-        return out
+        roles = [self.role_of(i) for i in range(self.n_workers)]
+        return [WorkerOptions.from_mapping({'pin_cpu': self.pin_cpus, **(self.role_options.get(role) or {})},
+                                           where=f'{SECTION}.{role}') for role in roles]
 
     def to_dict(self) -> Dict[str, Any]:
         return {'collectors': self.collectors, 'learners': self.learners, 'address': self.address,
@@ -100,10 +96,10 @@ def plan_from(section: Optional[Mapping[str, Any]], args: Any) -> DistributedPla
     plan = DistributedPlan(collectors=int(section.get('collectors') or 0), learners=int(section.get('learners') or 1),
                            address=section.get('address'), pin_cpus=bool(section.get('pin_cpus', False)),
                            role_options={r: dict(section.get(r) or {}) for r in ROLES})
-    for flag, attr in (('collectors', 'collectors'), ('learners', 'learners'), ('address', 'address')):
-        value = getattr(args, flag, None)
+    for name in ('collectors', 'learners', 'address'):
+        value = getattr(args, name, None)
         if value is not None:
-            setattr(plan, attr, value)
+            setattr(plan, name, value)
     if getattr(args, 'pin_cpus', False):
         plan.pin_cpus = True
     per_role_flags = (('cpus_per_collector', 'collector', 'num_cpus'), ('gpus_per_learner', 'learner', 'num_gpus'))
@@ -143,16 +139,16 @@ def launch_training(cfg: Any, main_cfg: Mapping, create_cfg: Mapping, seed: int,
         # amounts would all-reduce a different number of times and wait on each other for ever
         raise UsageError('--learners > 1 needs an off-policy pipeline (a fixed number of updates per step); '
                          'an on-policy run takes one learner and any number of collectors')
+    from ding.config.io import to_plain
     from ding.framework.distributed.placement import PlacementError
-    plain = dict(main_cfg=_plain(main_cfg), create_cfg=_plain(create_cfg), seed=seed, options=options, plan=plan,
+    plain = dict(main_cfg=to_plain(main_cfg), create_cfg=to_plain(create_cfg), seed=seed, options=options, plan=plan,
                  resume=resume)
     # the evaluator node writes the progress rows; the driver shows them as a one-process run does
     from ding.entry.distributed_progress import ProgressTail
     tail = ProgressTail(cfg.exp_name, options.max_env_step, after_env_step=-1 if resume is None else
                         int(resume.ctx['env_step'])) if options.progress else contextlib.nullcontext()
     if resume is None:  # Ray takes a while to start the nodes: say what is happening (a resume says it)
-        print(f'starting {plan.learners} learner(s), 1 evaluator and {plan.collectors} collector(s) on Ray',
-              flush=True)
+        print(f'starting {plan.learners} learner(s), 1 evaluator and {plan.collectors} collector(s) on Ray', flush=True)
     try:
         with tail:
             results = launch('ding.entry.distributed_train.node_main', n_parallel_workers=plan.n_workers,
@@ -176,11 +172,6 @@ def final_counters(results: Dict[int, Optional[Dict[str, Any]]], plan: Distribut
     return EasyDict(totals, last_eval_value=counted[-1].get('last_eval_value'))
 
 
-def _plain(cfg: Mapping) -> Dict[str, Any]:
-    from ding.config.io import to_plain
-    return to_plain(cfg)
-
-
 def node_main(main_cfg: Dict[str, Any], create_cfg: Dict[str, Any], seed: int, options: Any,
               plan: DistributedPlan, resume: Optional[ResumePoint] = None) -> Dict[str, Any]:
     """What every node runs: its role follows from its node id (see the module doc)."""
@@ -193,11 +184,10 @@ def node_main(main_cfg: Dict[str, Any], create_cfg: Dict[str, Any], seed: int, o
     node_seed = seed if role == 'learner' else seed + index
     cfg = compile_config(EasyDict(main_cfg), create_cfg=EasyDict(create_cfg), auto=True, seed=node_seed,
                          save_cfg=False, renew_dir=False)
-    learner_ids = list(range(plan.learners))
     ddp = contextlib.nullcontext()
     if role == 'learner' and plan.learners > 1:
         cfg.policy.multi_gpu = True
-        ddp = task.router.ddp_context(learner_ids)
+        ddp = task.router.ddp_context(list(range(plan.learners)))
     with ddp:
         route = plan.learner_for(index) if role == 'collector' else None
         return run_node(cfg, options, role, rank=index if role == 'learner' else 0, learner=route, resume=resume,

@@ -6,6 +6,7 @@ weights from the checkpoint given, or the run's best (`ckpt/eval.pth.tar`), else
 """
 import argparse
 import os
+from contextlib import closing
 from typing import Any, List, Mapping, Optional, Tuple
 
 import numpy as np
@@ -145,11 +146,8 @@ def evaluate(path: str, episodes: int = 5, render: Optional[str] = None, seed: O
     cfg = run_config(run_dir)
     ckpt = policy_checkpoint(path)
     policy = load_policy(cfg, ckpt)
-    env = make_eval_env(cfg, render is not None)
-    try:
+    with closing(make_eval_env(cfg, render is not None)) as env:
         returns, frames = play(policy, env, episodes, cfg.seed if seed is None else seed, render is not None)
-    finally:
-        env.close()
     for i, r in enumerate(returns):
         print(f'Episode #{i}: reward: {r:.1f}')
     print(f'Mean reward: {np.mean(returns):.2f} (std {np.std(returns):.2f}) over {len(returns)} episodes '

@@ -27,12 +27,10 @@ class RunInterrupted(Exception):
         self.signum, self.run_dir, self.env_step = signum, run_dir, env_step
         self.exit_code = 128 + int(signum)
         name = signal.Signals(signum).name
-        if text is not None:
-            pass
-        elif env_step is None:
+        if text is None and env_step is None:
             text = (f'interrupted ({name}) again before the step ended, no checkpoint of it; resume with: '
                     f'ding resume {run_dir}')
-        else:
+        elif text is None:
             text = f'interrupted ({name}) at env_step {env_step}; resume with: ding resume {run_dir}'
         super().__init__(text)
 

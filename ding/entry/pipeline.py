@@ -279,9 +279,7 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     from ding.framework import middleware as mw
     from ding.framework.context import OnlineRLContext
     from ding.utils.threads import apply_default_torch_threads
-    # one intra-op thread unless the user chose with OMP_NUM_THREADS: a CartPole MLP is fastest on
-    # one, a conv learner on Atari frames updates 1.8x faster on two cores (docs/performance.md)
-    apply_default_torch_threads()
+    apply_default_torch_threads()  # one intra-op thread unless the user chose (ding/utils/threads.py)
     kind = options.kind or pipeline_kind(cfg)
     run_dir = RunDir(cfg.exp_name)
     ding_init(cfg)

@@ -12,7 +12,6 @@ import argparse
 import io
 import os
 import re
-from collections import OrderedDict
 from typing import Dict, List, Tuple
 
 import numpy as np
@@ -89,13 +88,6 @@ def eval_curve(run_dir: str) -> Tuple[np.ndarray, np.ndarray]:
             np.array([r['eval_return_mean'] for r in rows], dtype=np.float64))
 
 
-def group_curves(run_dirs: List[str]) -> Dict[str, List[Tuple[np.ndarray, np.ndarray]]]:
-    groups: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = OrderedDict()
-    for d in run_dirs:
-        groups.setdefault(group_name(d), []).append(eval_curve(d))
-    return groups
-
-
 def combine(curves: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(steps, mean, low, high) over seeds, on the union of their evaluation steps up to the
     last step every seed reached; each seed's value is its latest evaluation at that step."""
@@ -115,7 +107,9 @@ def plot(run_dirs: List[str], output: str, title: str = None) -> Dict[str, int]:
                          'updates); plot each kind on its own')
     x_label = 'updates' if offline == {True} else 'env steps'
     plt = _pyplot()
-    groups = group_curves(run_dirs)
+    groups: Dict[str, List[Tuple[np.ndarray, np.ndarray]]] = {}
+    for run_dir in run_dirs:
+        groups.setdefault(group_name(run_dir), []).append(eval_curve(run_dir))
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     for name, curves in groups.items():
         steps, mean, low, high = combine(curves)

@@ -4,16 +4,12 @@
 `serial` and `serial_onpolicy` run the pipeline the policy's config implies (off-policy,
 on-policy, or episodes for PG; see `ding.entry.pipeline`); `serial_offline` trains on the
 config's dataset (`ding.entry.serial_offline`); `eval` evaluates a checkpoint
-(`--ckpt`, default the run's best) of the
-run directory the config names.
+(`--ckpt`, default the run's best) of the run directory the config names.
 """
 import argparse
-import copy
 import logging
 import os
 from typing import Any, List, Optional, Tuple
-
-from easydict import EasyDict
 
 from ding.entry.arguments import Parser, positive_int, seed_value
 
@@ -42,7 +38,7 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
     from ding.config import read_config
     from ding.entry.catalog import choice_error
     from ding.entry.pipeline import RunOptions
-    from ding.entry.train import start_run
+    from ding.entry.train import start_run, summary
     if mode not in MODES:
         raise choice_error('mode', mode, list(MODES))
     main, create = read_config(config_path)
@@ -63,11 +59,9 @@ def run_mode(mode: str, config_path: str, seed: int, exp_name: str, args: argpar
         evaluate(path, episodes=args.episodes or int(main.get('env', {}).get('n_evaluator_episode', 5)),
                  render=render, seed=seed)
         return
-    main = EasyDict(copy.deepcopy(main))
     # The policy's `on_policy` flag picks the pipeline under either mode name.
     options = RunOptions(max_env_step=args.max_env_step, max_train_iter=args.max_train_iter,
                          checkpoint_freq=args.checkpoint_freq, stop_on_signals=True)
-    from ding.entry.train import summary
     print(summary(start_run(main, create, info, seed, options, exp_name)[1]))
 
 

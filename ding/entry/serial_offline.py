@@ -44,10 +44,6 @@ class NormalizedObsActing:
     def __init__(self, mode: Any, mean: np.ndarray, std: np.ndarray) -> None:
         self._mode, self._mean, self._std = mode, mean.astype(np.float32), std.astype(np.float32)
 
-    @property
-    def policy(self) -> Any:
-        return self._mode.policy
-
     def reset(self, env_ids: Any = None) -> None:
         self._mode.reset(env_ids)
 
@@ -56,18 +52,6 @@ class NormalizedObsActing:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._mode, name)
-
-
-def _read_input(input_cfg: Union[str, Tuple[Any, Any]]) -> Tuple[Any, Any]:
-    if isinstance(input_cfg, (str, os.PathLike)):
-        from ding.config import read_config
-        return read_config(os.fspath(input_cfg))
-    main, create = input_cfg
-    return main, create
-
-
-def _normalised(dataset: Any) -> bool:
-    return bool(getattr(dataset, 'obs_normalized', False))
 
 
 def record_run(cfg: Any, main: Any, create: Any, seed: int, max_train_iter: Optional[int], checkpoint_freq: int,
@@ -107,7 +91,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
 
     from easydict import EasyDict
 
-    from ding.config import compile_config
+    from ding.config import compile_config, read_config
     from ding.data import create_dataset
     from ding.data.sequence_dataset import SequenceDataset
     from ding.entry.offline_progress import offline_progress
@@ -118,7 +102,9 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     from ding.framework.context import OfflineRLContext
     from ding.utils import set_pkg_seed
     from ding.utils.registry import POLICY_REGISTRY
-    main, create = _read_input(input_cfg)
+    if isinstance(input_cfg, (str, os.PathLike)):
+        input_cfg = read_config(os.fspath(input_cfg))
+    main, create = input_cfg
     main = EasyDict(copy.deepcopy(dict(main)))
     if exp_name is not None:
         main.exp_name = exp_name
@@ -140,7 +126,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     set_pkg_seed(cfg.seed, use_cuda=cfg.policy.cuda)
     policy = POLICY_REGISTRY.lookup(cfg.policy.type)(cfg.policy, model=model)
     eval_mode = policy.eval_mode
-    if _normalised(dataset):
+    if getattr(dataset, 'obs_normalized', False):
         from ding.utils.fileio import atomic_write_json
         stats = {'mean': dataset.mean.tolist(), 'std': dataset.std.tolist()}
         cfg.env.norm_obs.offline_stats.update(stats)  # the config records them too

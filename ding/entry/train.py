@@ -87,7 +87,8 @@ def resolve_config(algo: Optional[str], env: Optional[str], path: Optional[str])
     if tuned.offline:
         raise UsageError(offline_hint(tuned))
     main, create = tuned.load()
-    return main, create, _tuned_info(tuned)
+    return main, create, {'algo': tuned.algo, 'env': tuned.env, 'source': tuned.path, 'threshold': tuned.threshold,
+                          'budget_env_steps': tuned.budget_env_steps}
 
 
 def offline_hint(tuned: TunedConfig) -> str:
@@ -134,11 +135,6 @@ def _is_tuned_file(path: str) -> bool:
         return False
     with open(path) as f:
         return 'base_config:' in f.read()
-
-
-def _tuned_info(tuned: TunedConfig) -> Dict[str, Any]:
-    return {'algo': tuned.algo, 'env': tuned.env, 'source': tuned.path, 'threshold': tuned.threshold,
-            'budget_env_steps': tuned.budget_env_steps}
 
 
 def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int, options: RunOptions,

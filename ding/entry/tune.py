@@ -102,8 +102,7 @@ def resolve_space(tuned: TunedConfig) -> Dict[str, Dict[str, Any]]:
     # the base config's keys and values once, so that a mistake is one error line, not a failed trial each
     compile_config(main, create_cfg=create, auto=True, save_cfg=False)
     policy_cls = POLICY_REGISTRY.lookup(create.policy.type)
-    defaults = {'policy': policy_cls.default_config()}
-    check_paths(space, deep_merge(defaults, main))
+    check_paths(space, deep_merge({'policy': policy_cls.default_config()}, main))
     check_space_values(space, {'policy': declared(policy_cls)})
     return space
 
@@ -134,8 +133,7 @@ def fail_stale_trials(optuna_study: Any) -> int:
 
 def remaining_trials(optuna_study: Any, total: int) -> int:
     from optuna.trial import TrialState
-    return max(0, total - len(optuna_study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,
-                                                                                TrialState.PRUNED))))
+    return max(0, total - len(optuna_study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))))
 
 
 def run_worker(study: Study, n_trials: int, optuna_study: Any = None) -> None:

@@ -8,8 +8,8 @@
 """
 import csv
 import io
-import math
 import os
+from itertools import accumulate
 from typing import Any, List, Optional
 
 import yaml
@@ -115,12 +115,8 @@ def trials_figure(trials: List[Any], study: Any) -> Any:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
     done = [t for t in trials if t.state == TrialState.COMPLETE]
     left.scatter([t.number for t in done], [t.value for t in done], label='complete')
-    best, xs, ys = math.inf if minimise else -math.inf, [], []
-    for t in done:
-        best = min(best, t.value) if minimise else max(best, t.value)
-        xs.append(t.number)
-        ys.append(best)
-    left.step(xs, ys, where='post', color='C1', label='best so far')
+    best_so_far = list(accumulate((t.value for t in done), min if minimise else max))
+    left.step([t.number for t in done], best_so_far, where='post', color='C1', label='best so far')
     pruned = [t for t in trials if t.state == TrialState.PRUNED]
     if pruned:
         # A pruned trial has no score. At a made-up value (it was 0) it could read as the best: fewer

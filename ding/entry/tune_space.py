@@ -39,8 +39,7 @@ DEFAULT_SPACES: Dict[str, Dict[str, Dict[str, Any]]] = {
         'policy.learn.target_theta': {'type': 'float', 'low': 0.002, 'high': 0.02, 'log': True},
     },
 }
-_KEYS = {'float': {'low', 'high', 'log', 'step'}, 'int': {'low', 'high', 'log', 'step'},
-         'categorical': {'choices'}}
+_KEYS = {'float': {'low', 'high', 'log', 'step'}, 'int': {'low', 'high', 'log', 'step'}, 'categorical': {'choices'}}
 
 
 class SearchSpaceError(UsageError):

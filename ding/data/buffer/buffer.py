@@ -48,9 +48,6 @@ class Buffer:
     def middleware(self) -> tuple:
         return tuple(self._middleware)
 
-    def has_middleware(self, kind: type) -> bool:
-        return any(isinstance(m, kind) for m in self._middleware)
-
     def _compose(self) -> None:
         for action in ACTIONS:
             fn = getattr(self, '_' + action)
@@ -146,11 +143,11 @@ class Buffer:
         raise NotImplementedError
 
 
-# `buffer.view()`: a second buffer over the same stored items. It shares the storage
-# (and the lock guarding it) but has a middleware chain of its own, empty at first, e.g. a second
-# sampler restricted to the newest items by `sample_range_view`.
 class BufferView(Buffer):
-    """Every stored-data call goes to the base buffer's own (middleware-free) implementation."""
+    """`buffer.view()`: a second buffer over the same stored items. It shares the storage (and
+    the lock guarding it) but has a middleware chain of its own, empty at first, e.g. a second
+    sampler restricted to the newest items by `sample_range_view`. Every stored-data call goes
+    to the base buffer's own (middleware-free) implementation."""
 
     def __init__(self, base: Buffer) -> None:
         self._base = base

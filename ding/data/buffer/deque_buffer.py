@@ -20,7 +20,7 @@ from ding.data.buffer.buffer import Buffer
 from ding.data.buffer.buffer_file import load_buffer, save_buffer
 from ding.data.buffer.buffered_data import BufferedData, SampledBatch
 from ding.data.buffer.grouping import sample_groups
-from ding.data.buffer.meta_columns import MetaColumns, is_per_row
+from ding.data.buffer.meta_columns import MetaColumns, is_per_row, meta_of_rows
 from ding.data.buffer.mixed_items import become_whole_items, fits_columns, push_rows_as_items
 from ding.data.buffer.ring_columns import RingColumns, copy_rows
 from ding.data.buffer.sampling import affordable, draw_positions, indices_given
@@ -115,7 +115,7 @@ class DequeBuffer(Buffer):
         if n > self.size:  # only the newest `size` rows would survive; the others still get ids
             self._next_id += n - self.size
             data = data[n - self.size:]
-            meta = None if meta is None else {k: _tail(v, n, self.size) for k, v in meta.items()}
+            meta = meta_of_rows(meta, n, slice(n - self.size, None))
             n = self.size
         fresh = self._columns is None
         if fresh:
@@ -293,32 +293,21 @@ class DequeBuffer(Buffer):
 
     def state_dict(self) -> Dict[str, Any]:
         """The stored rows and bookkeeping (arrays are shared, not copied)."""
-        return {
-            'size': self.size,
-            'columns': None if self._columns is None else self._columns.state_dict(),
-            'whole_items': self._whole_items,
-            'meta': self._meta.columns,
-            'ids': self._ids,
-            'next_id': self._next_id,
-            'oldest_id': self._oldest_id,
-            'count': self._count,
-        }
+        return dict(self._bookkeeping(), columns=None if self._columns is None else self._columns.state_dict(),
+                    meta=self._meta.columns, ids=self._ids)
 
     def rows_state_dict(self) -> Dict[str, Any]:
         """Like `state_dict`, but holding copies of the live rows only: cheap to take under
         the lock (a gather of `count()` rows, not a copy of the preallocated ring) and safe to
         write to disk after releasing it. `load_state_dict` takes either form."""
         slots = self._live_runs()
-        return {
-            'size': self.size,
-            'live_ids': copy_rows(self._ids, slots),
-            'columns': None if self._columns is None else self._columns.rows_state_dict(slots),
-            'whole_items': self._whole_items,
-            'meta': {k: copy_rows(col, slots) for k, col in self._meta.columns.items()},
-            'next_id': self._next_id,
-            'oldest_id': self._oldest_id,
-            'count': self._count,
-        }
+        return dict(self._bookkeeping(), live_ids=copy_rows(self._ids, slots),
+                    columns=None if self._columns is None else self._columns.rows_state_dict(slots),
+                    meta={k: copy_rows(col, slots) for k, col in self._meta.columns.items()})
+
+    def _bookkeeping(self) -> Dict[str, Any]:
+        return {'size': self.size, 'whole_items': self._whole_items, 'next_id': self._next_id,
+                'oldest_id': self._oldest_id, 'count': self._count}
 
     def _live_runs(self) -> Any:
         """The live slots, oldest first: as one or two slices when there are no holes."""
@@ -355,9 +344,5 @@ class DequeBuffer(Buffer):
             meta[key] = np.full(self.size, None, dtype=object)
             meta[key][slots] = values
         columns = None if state['columns'] is None else \
-            RingColumns.from_rows_state_dict(self.size, state['columns'], slots).state_dict()
+            RingColumns.from_state_dict(self.size, state['columns'], slots).state_dict()
         return dict(state, columns=columns, meta=meta, ids=ids)
-
-
-def _tail(value: Any, n: int, keep: int) -> Any:
-    return value[n - keep:] if is_per_row(value, n) else value

@@ -33,6 +33,7 @@ from ding.data.buffer.buffered_data import BufferedData, SampledBatch
 from ding.data.buffer.deque_buffer import DequeBuffer
 from ding.data.buffer.frame_store import FrameStore, from_uint8, to_uint8
 from ding.data.buffer.frame_tracks import Track, assign_frames
+from ding.data.buffer.meta_columns import meta_of_rows
 from ding.utils.registry import BUFFER_REGISTRY
 
 PIXEL_KEYS = ('obs', 'next_obs')
@@ -101,7 +102,8 @@ class FrameBuffer(DequeBuffer):
                              f'(obs / next_obs as frame ids); got {sorted(fields)}')
         chunk = max(1, (self._store.capacity - self._store.capacity // 8) // (2 * self._layout['k']))
         if n > chunk:  # more rows than the frame ring takes at once (a huge first push)
-            parts = [self._push_batch(data[i:i + chunk], _meta_part(meta, n, i, chunk)) for i in range(0, n, chunk)]
+            parts = [self._push_batch(data[i:i + chunk], meta_of_rows(meta, n, slice(i, i + chunk)))
+                     for i in range(0, n, chunk)]
             return SampledBatch(data, np.concatenate([p.index for p in parts]))
         envs = _numpy(data['env_id']).reshape(n).tolist() if 'env_id' in data else [None] * n
         steps = _numpy(data['nstep']).reshape(n) if 'nstep' in data else np.ones(n, dtype=np.int64)
@@ -216,10 +218,3 @@ class FrameBuffer(DequeBuffer):
         self._store = None if state['frames'] is None else FrameStore.from_state_dict(state['frames'])
         self._layout, self._floor = state['frame_layout'], state['frame_floor']
         self._tracks = {}  # the next push of each env stores its obs afresh: exact, one stack larger
-
-
-def _meta_part(meta: Optional[dict], n: int, start: int, length: int) -> Optional[dict]:
-    if meta is None:
-        return None
-    from ding.data.buffer.meta_columns import is_per_row
-    return {k: (v[start:start + length] if is_per_row(v, n) else v) for k, v in meta.items()}

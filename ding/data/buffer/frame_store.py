@@ -74,13 +74,10 @@ class FrameStore:
 
     @classmethod
     def from_state_dict(cls, state: Dict[str, Any]) -> 'FrameStore':
-        store = cls.__new__(cls)
-        store.capacity, store.frame_shape, store.next_id = state['capacity'], tuple(state['frame_shape']), \
-            state['next_id']
-        frames = state['frames']
+        store = cls(state['capacity'], state['frame_shape'])
+        store.next_id, frames = state['next_id'], state['frames']
         if len(frames) == store.capacity:
             store.frames = frames
         else:
-            store.frames = np.zeros((store.capacity, ) + store.frame_shape, dtype=np.uint8)
             store.frames[:len(frames)] = frames
         return store

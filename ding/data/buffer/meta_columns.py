@@ -15,6 +15,13 @@ def is_per_row(value: Any, n: int) -> bool:
     return isinstance(value, (np.ndarray, list, tuple)) and len(value) == n
 
 
+def meta_of_rows(meta: Optional[dict], n: int, rows: Any) -> Optional[dict]:
+    """The meta of `rows` (a position or a slice) of a Batch push of `n` rows with `meta`."""
+    if meta is None:
+        return None
+    return {k: (v[rows] if is_per_row(v, n) else v) for k, v in meta.items()}
+
+
 class MetaColumns:
 
     def __init__(self, capacity: int) -> None:

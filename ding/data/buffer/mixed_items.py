@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
 from ding.data.batch import Batch
-from ding.data.buffer.meta_columns import is_per_row
+from ding.data.buffer.meta_columns import meta_of_rows
 from ding.data.buffer.ring_columns import RingColumns
 
 if TYPE_CHECKING:
@@ -32,7 +32,4 @@ def become_whole_items(buffer: 'DequeBuffer') -> None:
 
 def push_rows_as_items(buffer: 'DequeBuffer', data: Batch, meta: Optional[dict]) -> list:
     """A Batch that does not fit the layout (or a buffer of objects): its rows go in one by one."""
-    n = len(data)
-    metas = [None if meta is None else {k: (v[i] if is_per_row(v, n) else v) for k, v in meta.items()}
-             for i in range(n)]
-    return [buffer._push(row.to_dict(), m) for row, m in zip(data, metas)]
+    return [buffer._push(row.to_dict(), meta_of_rows(meta, len(data), i)) for i, row in enumerate(data)]

@@ -10,7 +10,7 @@ written: an empty 1M-row buffer costs almost nothing.
 """
 import copy
 from collections.abc import Mapping
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import torch
@@ -21,17 +21,21 @@ from ding.data.batch import Batch
 _SCALAR_DTYPES = {bool: np.bool_, int: np.int64, float: np.float32}
 
 
-def _row_template(value: Any):
-    """(example row as ndarray, is_torch) for a numeric value, or None for an object column."""
-    if isinstance(value, torch.Tensor):
-        return value.detach().cpu().numpy(), True
-    if isinstance(value, np.ndarray):
-        return (value, False) if value.dtype != object else None
-    if isinstance(value, np.generic):
-        return np.asarray(value), False
-    if type(value) in _SCALAR_DTYPES:
-        return np.asarray(value, dtype=_SCALAR_DTYPES[type(value)]), False
-    return None
+def _row_layout(value: Any) -> Tuple[tuple, Any, bool]:
+    """(row shape, dtype, is_torch) of a column whose first row is `value`; dtype object when it is not numeric."""
+    is_torch = isinstance(value, torch.Tensor)
+    if is_torch:
+        value = value.detach().cpu().numpy()
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.shape, value.dtype, is_torch
+    return (), _SCALAR_DTYPES.get(type(value), object), False
+
+
+def _empty_ring(capacity: int, row_shape: tuple, dtype: Any) -> np.ndarray:
+    """`capacity` rows of a column: None for an object column, else zeros."""
+    if dtype == object:
+        return np.full(capacity, None, dtype=object)
+    return np.zeros((capacity, ) + tuple(row_shape), dtype=dtype)
 
 
 def copy_rows(arr: np.ndarray, slots: Union[np.ndarray, List[slice]]) -> np.ndarray:
@@ -58,14 +62,10 @@ class RingColumns:
             if isinstance(value, Mapping):
                 cols.arrays[name] = cls.for_row(capacity, value)
                 continue
-            template = _row_template(value)
-            if template is None:
-                cols.arrays[name] = np.full(capacity, None, dtype=object)
-            else:
-                example, is_torch = template
-                cols.arrays[name] = np.zeros((capacity, ) + example.shape, dtype=example.dtype)
-                if is_torch:
-                    cols.torch_columns.add(name)
+            row_shape, dtype, is_torch = _row_layout(value)
+            cols.arrays[name] = _empty_ring(capacity, row_shape, dtype)
+            if is_torch:
+                cols.torch_columns.add(name)
         return cols
 
     @classmethod
@@ -79,10 +79,7 @@ class RingColumns:
             if isinstance(col, torch.Tensor):
                 cols.torch_columns.add(name)
                 col = col.detach().cpu().numpy()
-            if col.dtype == object:
-                cols.arrays[name] = np.full(capacity, None, dtype=object)
-            else:
-                cols.arrays[name] = np.zeros((capacity, ) + col.shape[1:], dtype=col.dtype)
+            cols.arrays[name] = _empty_ring(capacity, col.shape[1:], col.dtype)
         return cols
 
     # --- writing ------------------------------------------------------------------------
@@ -158,9 +155,6 @@ class RingColumns:
             raise KeyError(name)
         return arr
 
-    def nbytes(self) -> int:
-        return sum(a.nbytes() if isinstance(a, RingColumns) else a.nbytes for a in self.arrays.values())
-
     # --- persistence --------------------------------------------------------------------
     def state_dict(self) -> Dict[str, Any]:
         return {
@@ -169,10 +163,19 @@ class RingColumns:
         }
 
     @classmethod
-    def from_state_dict(cls, capacity: int, state: Dict[str, Any]) -> 'RingColumns':
+    def from_state_dict(cls, capacity: int, state: Dict[str, Any], slots: Optional[np.ndarray] = None) -> 'RingColumns':
+        """The ring of a `state_dict`, or with `slots`, a ring of `capacity` rows holding the rows
+        of a `rows_state_dict` back at `slots`."""
         cols = cls(capacity)
         for k, v in state['arrays'].items():
-            cols.arrays[k] = cls.from_state_dict(capacity, v) if isinstance(v, dict) else v
+            if isinstance(v, dict):
+                cols.arrays[k] = cls.from_state_dict(capacity, v, slots)
+            elif slots is None:
+                cols.arrays[k] = v
+            else:
+                v = np.asarray(v)
+                cols.arrays[k] = _empty_ring(capacity, v.shape[1:], v.dtype)
+                cols.arrays[k][slots] = v
         cols.torch_columns = set(state['torch_columns'])
         return cols
 
@@ -190,19 +193,3 @@ class RingColumns:
             else:
                 arrays[k] = copy_rows(v, slots)
         return {'arrays': arrays, 'torch_columns': sorted(self.torch_columns)}
-
-    @classmethod
-    def from_rows_state_dict(cls, capacity: int, state: Dict[str, Any], slots: np.ndarray) -> 'RingColumns':
-        """A ring of `capacity` rows holding the rows of `rows_state_dict` back at `slots`."""
-        cols = cls(capacity)
-        for k, v in state['arrays'].items():
-            if isinstance(v, dict):
-                cols.arrays[k] = cls.from_rows_state_dict(capacity, v, slots)
-                continue
-            v = np.asarray(v)
-            ring = np.full(capacity, None, dtype=object) if v.dtype == object else \
-                np.zeros((capacity, ) + v.shape[1:], dtype=v.dtype)
-            ring[slots] = v
-            cols.arrays[k] = ring
-        cols.torch_columns = set(state['torch_columns'])
-        return cols

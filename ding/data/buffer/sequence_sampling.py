@@ -48,14 +48,10 @@ def sample_sequences(buffer: Any, size: int, unroll_len: int) -> Optional[Tuple[
 
 def _draw_windows(buffer: Any, size: int, unroll_len: int) -> list:
     """The buffer's grouped sample of `size` windows, grouped by `env_id` or else by meta `env`."""
-    sampled = None
     for key in ('env_id', 'env'):
         try:
-            sampled = buffer.sample(size, groupby=key, unroll_len=unroll_len, replace=True, ignore_insufficient=True)
-            break
+            return buffer.sample(size, groupby=key, unroll_len=unroll_len, replace=True, ignore_insufficient=True)
         except KeyError:
             continue
-    if sampled is None:
-        raise KeyError("sequence replay groups rows by env, but the buffer rows have no 'env_id' column and were "
-                       "pushed without meta 'env'; push with data_pusher(cfg, buffer_, group_by_env=True)")
-    return sampled
+    raise KeyError("sequence replay groups rows by env, but the buffer rows have no 'env_id' column and were "
+                   "pushed without meta 'env'; push with data_pusher(cfg, buffer_, group_by_env=True)")
