@@ -21,7 +21,7 @@ import torch
 from ding.data.batch import Batch
 from ding.envs.env_wrappers.running_stats import RunningMeanStd
 from ding.model.from_config import build_model
-from ding.policy.onpolicy_base import action_distribution
+from ding.policy.onpolicy_base import action_distribution, logp_and_entropy
 from ding.policy.ppo import PPOPolicy
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppo import ppo_loss
@@ -63,8 +63,7 @@ class MAPPOPolicy(PPOPolicy):
         """One optimiser step on a minibatch of rows; every per-agent tensor is `[b, A]`."""
         cfg = self._cfg.learn
         out = self._model(mb['obs'], mode='compute_actor_critic')
-        dist = action_distribution(out['logit'])
-        logp, entropy = dist.log_prob(self._learn_action(mb)), dist.entropy()
+        logp, entropy = logp_and_entropy(out['logit'], self._learn_action(mb))
         adv = normalize_advantage(mb['adv']) if cfg.adv_norm else mb['adv']
         value_old, return_ = mb['value'], mb['return']
         if self._return_stats is not None:  # the critic works in normalised return units

@@ -45,6 +45,24 @@ def sample_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]):
     return action, logp.sum(-1)
 
 
+def logp_and_entropy(logit: Union[torch.Tensor, Dict[str, torch.Tensor]], action: torch.Tensor):
+    """(log-prob of `action`, entropy) per sample, as `action_distribution(logit)` gives them,
+    without building the distribution object: in a PPO update on CartPole that object and its
+    backward took about a tenth of the step."""
+    if isinstance(logit, torch.Tensor):
+        logp_all = torch.log_softmax(logit, -1)
+        # a masked action's log-prob is -inf and its probability 0: clamped as Categorical does,
+        # so the entropy term stays 0 there rather than nan
+        logp_all = logp_all.clamp(min=torch.finfo(logp_all.dtype).min)
+        entropy = -(logp_all.exp() * logp_all).sum(-1)
+        return logp_all.gather(-1, action.long().unsqueeze(-1)).squeeze(-1), entropy
+    mu, sigma = logit['mu'], logit['sigma']
+    log_sigma = sigma.log()
+    logp = -((action - mu)**2) / (2 * sigma**2) - log_sigma - math.log(math.sqrt(2 * math.pi))
+    entropy = 0.5 + 0.5 * math.log(2 * math.pi) + log_sigma
+    return logp.sum(-1), entropy.sum(-1)
+
+
 def require_columns(data: Batch, columns: Sequence[str], owner: str, producer: str) -> None:
     """Fail with the middleware to add when the train data lacks a column the update reads."""
     missing = [c for c in columns if c not in data]
@@ -124,8 +142,7 @@ class OnPolicyBase(Policy):
 
     def _evaluate_actions(self, logit: Any, action: torch.Tensor):
         """(log-prob, entropy) of `action` under the current actor."""
-        dist = action_distribution(logit)
-        return dist.log_prob(action), dist.entropy()
+        return logp_and_entropy(logit, action)
 
     def _state_dict_learn(self) -> Dict[str, Any]:
         state = {'model': self._model.state_dict(), 'optimizer': self._optimizer.state_dict()}
