@@ -59,13 +59,17 @@ def peer_net_ratio_text(per_fw: Dict[str, Any], i: int) -> str:
     return peer_ratio_text(per_fw, i, OURS_PEER_NET if OURS_PEER_NET in per_fw else 'ours', ('sb3', ))
 
 
+def bench_label(bench: Dict[str, Any]) -> str:
+    return f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
+
+
 def benchmark_rows(name: str, bench: Dict[str, Any], frameworks: List[str]) -> List[str]:
     rows, with_async, with_peer_net = [], OURS_ASYNC in frameworks, OURS_PEER_NET in frameworks
     per_fw = bench['frameworks']
     for i, threshold in enumerate(bench['thresholds']):
         cells = [format_cell(per_fw[f]['thresholds'][i], bench['env_step_budget']) if f in per_fw
                  else SAME_NET if f == OURS_PEER_NET else 'not run' for f in frameworks]
-        label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
+        label = bench_label(bench)
         ratios = [peer_ratio_text(per_fw, i)]
         if with_peer_net:
             ratios.append(peer_net_ratio_text(per_fw, i))
@@ -110,6 +114,10 @@ def render_markdown(results: Dict[str, Any]) -> str:
     ]
     if results.get('command'):
         lines[2] += f" Regenerate with `{results['command']}`."
+    sittings = {name: b['sitting'] for name, b in results['benchmarks'].items() if b.get('sitting')}
+    if len(set(sittings.values())) > 1:  # rows re-measured alone (run.py --update): each row's date
+        lines[2] += ' Rows measured in separate sittings, each with every framework in it: ' + '; '.join(
+            f"{bench_label(results['benchmarks'][name])} {when}" for name, when in sittings.items()) + '.'
     if with_peer_net:
         lines[2] += (" Where our config's network differs from SB3's (RL Zoo's), the column \"SB3's network "
                      "sizes\" runs ours with SB3's sizes (benchmarks/compare/runners/ours_runner.py, PEER_NETWORK).")
@@ -134,7 +142,7 @@ def budget_section(results: Dict[str, Any]) -> List[str]:
         per_fw = {f: s['budget'] for f, s in bench['frameworks'].items() if 'budget' in s}
         if not per_fw:
             continue
-        label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']}"
+        label = bench_label(bench)
         sb3_wall = (per_fw.get('sb3') or {}).get('median_wall_s')
         lines += ['', f"## {label}: {format_steps(bench['env_step_budget'])} env steps for every run", '',
                   'Medians over seeds (per seed in the JSON). Wall time from just before training, evaluations '
@@ -181,8 +189,8 @@ def summary_markdown(results: Dict[str, Any]) -> str:
     peer_net = OURS_PEER_NET in results['frameworks']
     lines = [f"Median wall seconds to the threshold on seeds {', '.join(map(str, results['seeds']))}"
              f"{' (held out from every tuning sweep)' if results.get('seeds_held_out_from') else ''}, one torch "
-             f"thread on this 2-core CPU, evaluations included; (n/m) seeds reached it. Generated "
-             f"{results['generated_at'][:10]}; env steps and versions: `benchmarks/results/compare.md`."
+             f"thread on this 2-core CPU, evaluations included; (n/m) seeds reached it. Measured "
+             f"{sitting_dates(results)}; env steps, sittings and versions: `benchmarks/results/compare.md`."
              + (" \"ding, SB3's nets\": our config with SB3's network sizes where they differ." if peer_net else ''),
              '',
              '| benchmark | ding | ' + ("ding, SB3's nets | " if peer_net else '')
@@ -192,7 +200,7 @@ def summary_markdown(results: Dict[str, Any]) -> str:
     for bench in results['benchmarks'].values():
         per_fw = bench['frameworks']
         for i, threshold in enumerate(bench['thresholds']):
-            label = f"{ALGO_TITLES.get(bench['algo'], bench['algo'].upper())} {bench['env_id']} to {threshold:g}"
+            label = f"{bench_label(bench)} to {threshold:g}"
             ours = [_summary_cell(per_fw['ours']['thresholds'][i] if 'ours' in per_fw else None,
                                   bench['env_step_budget'])]
             if peer_net:
@@ -205,6 +213,11 @@ def summary_markdown(results: Dict[str, Any]) -> str:
                 ratios.append(peer_net_ratio_text(per_fw, i))
             lines.append(f'| {label} | ' + ' | '.join(cells) + ''.join(f' | {r}' for r in ratios) + ' |')
     return '\n'.join(lines) + '\n'
+
+
+def sitting_dates(results: Dict[str, Any]) -> str:
+    dates = sorted({b.get('sitting', results['generated_at'])[:10] for b in results['benchmarks'].values()})
+    return ' and '.join(dates)
 
 
 def _summary_cell(summary: Optional[Dict[str, Any]], budget: int) -> str:

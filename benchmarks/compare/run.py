@@ -10,6 +10,8 @@ over seeds).
     python benchmarks/compare/run.py --quick            # smoke check: seed 1000, 2k env steps
     python benchmarks/compare/run.py --benchmarks dqn_cartpole_v1 --frameworks ours sb3
     python benchmarks/compare/run.py --aggregate-only   # rebuild the tables from existing logs
+    python benchmarks/compare/run.py --benchmarks ppo_cartpole_v1 --update   # one row's sitting again,
+                                                        # the other rows kept as they are (each row names its sitting)
     python benchmarks/compare/run.py --tuning --seeds 0 1 2   # tuning run: compare_tuning.*, never published
 
 A reported table refuses seeds below 1000 and any seed a recorded sweep tuned on (seed_guard.py).
@@ -139,22 +141,41 @@ def load_runs(logs_dir: Path, bench: str, frameworks: Sequence[str], seeds: Sequ
 
 def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
     benchmarks = {}
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')
     for bench in args.benchmarks:
         spec = BENCHMARKS[bench]
         budget, cap = budget_and_cap(spec, args.quick)
         runs = load_runs(logs_dir, bench, frameworks_of(spec, args.frameworks), args.seeds)
         benchmarks[bench] = dict(algo=spec.algo, env_id=spec.env_id, thresholds=list(spec.thresholds),
                                  env_step_budget=budget, wall_cap_s=cap, eval_every_env_steps=spec.eval_every,
-                                 whole_budget=spec.whole_budget,
+                                 whole_budget=spec.whole_budget, sitting=now,
                                  frameworks=summarize_benchmark(spec.thresholds, runs, spec.whole_budget))
-    return dict(generated_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
-                command=reproduce_command(args), quick=args.quick, tuning=args.tuning, seeds=list(args.seeds),
+    return dict(generated_at=now, command=reproduce_command(args), quick=args.quick, tuning=args.tuning,
+                seeds=list(args.seeds),
                 frameworks=list(args.frameworks),
                 seeds_held_out_from=[] if args.tuning else [relative_to_repo(p) for p in args.sweeps],
                 protocol=dict(eval_every_env_steps=EVAL_EVERY_ENV_STEPS, eval_episodes=EVAL_EPISODES,
                               greedy=True, separate_eval_env=True, wall_time='from just before training',
                               torch_threads=args.torch_threads, ours_async_mode=args.ours_async),
                 benchmarks=benchmarks)
+
+
+def merged_with_published(results: Dict[str, Any], path: Path, args: argparse.Namespace) -> Dict[str, Any]:
+    """`results` (some benchmarks, measured now) with the other benchmarks of the table at `path`
+    kept as they were. Each benchmark keeps the date of its own sitting (`sitting`); the seeds and
+    frameworks must be the table's, so that every row still compares the same runs."""
+    if not path.exists():
+        raise SystemExit(f'[compare] --update: {path} does not exist; run the whole table first')
+    published = json.loads(path.read_text())
+    for key in ('seeds', 'frameworks', 'quick', 'tuning'):
+        if published.get(key) != results[key]:
+            raise SystemExit(f'[compare] --update: {key} {results[key]} differ from the table\'s '
+                             f'{published.get(key)} ({path}); use the same, or run the whole table')
+    benchmarks = {name: dict(bench, sitting=bench.get('sitting', published['generated_at']))
+                  for name, bench in published['benchmarks'].items()}
+    benchmarks.update(results['benchmarks'])
+    whole_table = argparse.Namespace(**dict(vars(args), benchmarks=list(benchmarks)))
+    return dict(results, benchmarks=benchmarks, command=reproduce_command(whole_table))
 
 
 def reproduce_command(args: argparse.Namespace) -> str:
@@ -212,6 +233,8 @@ def parse_args(argv: Sequence[str] = None) -> argparse.Namespace:
     p.add_argument('--results-dir', type=Path, default=REPO_ROOT / 'benchmarks' / 'results')
     p.add_argument('--results-name', default=None, help='file stem of the results (default compare / compare_quick)')
     p.add_argument('--aggregate-only', action='store_true', help='do not run; rebuild tables from the logs')
+    p.add_argument('--update', action='store_true',
+                   help='replace only these benchmarks\' rows in the existing table; the others keep their sitting')
     args = p.parse_args(argv)
     if args.seeds is None:
         args.seeds = [FIRST_REPORTING_SEED] if args.quick else [FIRST_REPORTING_SEED + i for i in range(3)]
@@ -229,8 +252,11 @@ def main(argv: Sequence[str] = None) -> None:
     logs_dir = args.logs_dir / ('quick' if args.quick else 'full')
     if not args.aggregate_only:
         run_all(args, logs_dir)
-    for path in write_results(build_results(args, logs_dir), args.results_dir, args.quick, args.results_name,
-                              args.tuning):
+    results = build_results(args, logs_dir)
+    if args.update:
+        results = merged_with_published(
+            results, args.results_dir / f'{results_stem(args.quick, args.results_name, args.tuning)}.json', args)
+    for path in write_results(results, args.results_dir, args.quick, args.results_name, args.tuning):
         print(f'[compare] wrote {path}')
 
 

@@ -409,3 +409,31 @@ def test_ours_evaluates_hopper_on_the_collector_envs_current_observation_statist
         assert rms.count == count  # reading the statistics never moves them
     finally:
         env.close()
+
+
+def test_update_replaces_one_benchmark_and_keeps_the_others_with_their_sitting(tmp_path):
+    for bench in ('dqn_cartpole_v1', 'ppo_cartpole_v1'):
+        logs = tmp_path / 'logs' / 'full' / bench
+        logs.mkdir(parents=True)
+        for seed in (1000, 1001, 1002):
+            write_log(logs / f'sb3_seed{seed}.jsonl', [(1000, 2.0, 500.0)])
+    common = ['--frameworks', 'sb3', '--logs-dir', str(tmp_path / 'logs'), '--results-dir', str(tmp_path / 'results')]
+    compare_run.main(['--aggregate-only', '--benchmarks', 'dqn_cartpole_v1', 'ppo_cartpole_v1'] + common)
+    path = tmp_path / 'results' / 'compare.json'
+    first = json.loads(path.read_text())
+    first['benchmarks']['dqn_cartpole_v1']['sitting'] = '2026-01-01T00:00:00+00:00'  # an older sitting
+    path.write_text(json.dumps(first))
+    write_log(tmp_path / 'logs' / 'full' / 'ppo_cartpole_v1' / 'sb3_seed1000.jsonl', [(1000, 9.0, 500.0)])
+    compare_run.main(['--aggregate-only', '--update', '--benchmarks', 'ppo_cartpole_v1'] + common)
+    merged = json.loads(path.read_text())
+    assert list(merged['benchmarks']) == ['dqn_cartpole_v1', 'ppo_cartpole_v1']
+    assert merged['benchmarks']['dqn_cartpole_v1'] == first['benchmarks']['dqn_cartpole_v1']
+    ppo = merged['benchmarks']['ppo_cartpole_v1']
+    assert ppo['sitting'] == merged['generated_at'] != '2026-01-01T00:00:00+00:00'
+    assert ppo['frameworks']['sb3']['thresholds'][0]['per_seed']['1000']['wall_s'] == 9.0  # the new log
+    assert '--benchmarks dqn_cartpole_v1 ppo_cartpole_v1' in merged['command'] and '--update' not in merged['command']
+    md = (tmp_path / 'results' / 'compare.md').read_text()
+    assert 'separate sittings' in md and 'DQN CartPole-v1 2026-01-01T00:00:00+00:00' in md
+    # other seeds than the table's are refused: the rows would no longer compare the same runs
+    with pytest.raises(SystemExit, match='seeds'):
+        compare_run.main(['--aggregate-only', '--update', '--benchmarks', 'ppo_cartpole_v1', '--seeds', '1000'] + common)
