@@ -14,7 +14,7 @@ FIRST_REPORTING_SEED = 1000
 # The sweeps that chose shipped configs (benchmarks/learning/dqn_cartpole_sweep.py, ppo_cartpole_sweep.py,
 # tune_dqn_cartpole.py). A new sweep script adds its results file here and writes `tuning_seeds`.
 SWEEP_RESULTS = tuple(REPO_ROOT / 'benchmarks' / 'results' / f'{name}.json'
-                      for name in ('dqn_cartpole_sweep', 'ppo_cartpole_sweep', 'tune_dqn_cartpole'))
+                      for name in ('dqn_cartpole_sweep', 'ppo_cartpole_sweep', 'tune_dqn_cartpole', 'sac_pendulum_sweep'))
 
 
 class SeedRefused(ValueError):
