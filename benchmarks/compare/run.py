@@ -160,17 +160,25 @@ def build_results(args: argparse.Namespace, logs_dir: Path) -> Dict[str, Any]:
                 benchmarks=benchmarks)
 
 
-def merged_with_published(results: Dict[str, Any], path: Path, args: argparse.Namespace) -> Dict[str, Any]:
-    """`results` (some benchmarks, measured now) with the other benchmarks of the table at `path`
-    kept as they were. Each benchmark keeps the date of its own sitting (`sitting`); the seeds and
-    frameworks must be the table's, so that every row still compares the same runs."""
+def published_table(args: argparse.Namespace) -> Dict[str, Any]:
+    """The table `--update` adds to, checked before anything runs: its seeds and frameworks must be
+    these, so that every row still compares the same runs."""
+    path = args.results_dir / f'{results_stem(args.quick, args.results_name, args.tuning)}.json'
     if not path.exists():
         raise SystemExit(f'[compare] --update: {path} does not exist; run the whole table first')
     published = json.loads(path.read_text())
-    for key in ('seeds', 'frameworks', 'quick', 'tuning'):
-        if published.get(key) != results[key]:
-            raise SystemExit(f'[compare] --update: {key} {results[key]} differ from the table\'s '
+    asked = dict(seeds=list(args.seeds), frameworks=list(args.frameworks), quick=args.quick, tuning=args.tuning)
+    for key, value in asked.items():
+        if published.get(key) != value:
+            raise SystemExit(f'[compare] --update: {key} {value} differ from the table\'s '
                              f'{published.get(key)} ({path}); use the same, or run the whole table')
+    return published
+
+
+def merged_with_published(results: Dict[str, Any], published: Dict[str, Any],
+                          args: argparse.Namespace) -> Dict[str, Any]:
+    """`results` (some benchmarks, measured now) with the table's other benchmarks kept as they
+    were, each with the date of its own sitting."""
     benchmarks = {name: dict(bench, sitting=bench.get('sitting', published['generated_at']))
                   for name, bench in published['benchmarks'].items()}
     benchmarks.update(results['benchmarks'])
@@ -250,12 +258,12 @@ def main(argv: Sequence[str] = None) -> None:
             print(f'[compare] refused: {refusal}', file=sys.stderr)
             raise SystemExit(2)
     logs_dir = args.logs_dir / ('quick' if args.quick else 'full')
+    published = published_table(args) if args.update else None  # refused before a sitting, not after
     if not args.aggregate_only:
         run_all(args, logs_dir)
     results = build_results(args, logs_dir)
-    if args.update:
-        results = merged_with_published(
-            results, args.results_dir / f'{results_stem(args.quick, args.results_name, args.tuning)}.json', args)
+    if published is not None:
+        results = merged_with_published(results, published, args)
     for path in write_results(results, args.results_dir, args.quick, args.results_name, args.tuning):
         print(f'[compare] wrote {path}')
 

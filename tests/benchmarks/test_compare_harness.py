@@ -411,7 +411,7 @@ def test_ours_evaluates_hopper_on_the_collector_envs_current_observation_statist
         env.close()
 
 
-def test_update_replaces_one_benchmark_and_keeps_the_others_with_their_sitting(tmp_path):
+def test_update_replaces_one_benchmark_and_keeps_the_others_with_their_sitting(tmp_path, monkeypatch):
     for bench in ('dqn_cartpole_v1', 'ppo_cartpole_v1'):
         logs = tmp_path / 'logs' / 'full' / bench
         logs.mkdir(parents=True)
@@ -434,6 +434,10 @@ def test_update_replaces_one_benchmark_and_keeps_the_others_with_their_sitting(t
     assert '--benchmarks dqn_cartpole_v1 ppo_cartpole_v1' in merged['command'] and '--update' not in merged['command']
     md = (tmp_path / 'results' / 'compare.md').read_text()
     assert 'separate sittings' in md and 'DQN CartPole-v1 2026-01-01T00:00:00+00:00' in md
-    # other seeds than the table's are refused: the rows would no longer compare the same runs
+    # other seeds than the table's are refused, before anything runs: the rows would no longer
+    # compare the same runs
+    ran = []
+    monkeypatch.setattr(compare_run, 'run_all', lambda *a: ran.append(a))
     with pytest.raises(SystemExit, match='seeds'):
-        compare_run.main(['--aggregate-only', '--update', '--benchmarks', 'ppo_cartpole_v1', '--seeds', '1000'] + common)
+        compare_run.main(['--update', '--benchmarks', 'ppo_cartpole_v1', '--seeds', '1000'] + common)
+    assert ran == []
