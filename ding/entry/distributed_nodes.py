@@ -107,7 +107,8 @@ def _use_learner(task: Any, cfg: Any, parts: RunParts, options: Any, rank: int, 
     task.use(mw.online_logger(train_show_freq=learner_hooks.log_train_freq(cfg, 100)))
     if rank == 0:  # one writer of iteration checkpoints
         task.use(mw.CkptSaver(policy, RunDir(cfg.exp_name).root,
-                              train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq)))
+                              train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq),
+                              keep_last=options.keep_checkpoints))
     task.use(mw.termination_checker(max_env_step=options.max_env_step, max_train_iter=options.max_train_iter))
 
 

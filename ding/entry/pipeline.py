@@ -40,6 +40,7 @@ class RunOptions:
     max_train_iter: Optional[int] = None
     checkpoint_freq: int = 10000
     ckpt_train_freq: int = 1000
+    keep_checkpoints: Optional[int] = None  # iteration_*.pth.tar files kept (None: all)
     resume: bool = False
     progress: bool = True  # the live progress line (the progress files are always written)
     stop_on_signals: bool = False  # SIGINT/SIGTERM: checkpoint at the step's end, raise RunInterrupted (the CLI)
@@ -287,7 +288,8 @@ def run_training(cfg: Any, parts: RunParts, options: RunOptions) -> Any:
     from ding.entry import learner_hooks
     learner_hooks.load_before_run(cfg, parts.policy, options.resume)
     ckpt_saver = mw.CkptSaver(parts.policy, run_dir.root,
-                              train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq))
+                              train_freq=learner_hooks.ckpt_train_freq(cfg, options.ckpt_train_freq),
+                              keep_last=options.keep_checkpoints)
     # a resumed run replaces eval.pth.tar only with a better evaluation (a void stand-in has no state)
     extra = {'ckpt_saver': ckpt_saver} if hasattr(ckpt_saver, 'state_dict') else {}
     if nstep is not None:

@@ -69,7 +69,8 @@ def resume_run(run_dir: str, progress: bool = True, flags: Optional[argparse.Nam
           f'train_iter={state["ctx"]["train_iter"]}{where}', flush=True)
     options = RunOptions(max_env_step=meta['max_env_step'], checkpoint_freq=meta['checkpoint_freq'], resume=True,
                          progress=progress and meta.get('progress', True), stop_on_signals=True,
-                         async_mode=meta.get('async_mode', False), max_lag=meta.get('max_lag', 1))
+                         async_mode=meta.get('async_mode', False), max_lag=meta.get('max_lag', 1),
+                         keep_checkpoints=meta.get('keep_checkpoints'))
     if plan is not None:
         from ding.entry.distributed_train import ResumePoint, final_counters, launch_training
         point = ResumePoint(ctx=state['ctx'], policy=state['policy'], best_eval=best_eval_so_far(rd, state))

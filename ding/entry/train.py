@@ -1,7 +1,7 @@
 """`ding train`: start a run from a tuned config (or a config file), with overrides.
 
     ding train --algo dqn --env CartPole-v1 [--config JSON] [-f TUNED.yaml|CONFIG.py]
-               [--seed N] [--max-env-step N] [--checkpoint-freq N] [--exp-name NAME]
+               [--seed N] [--max-env-step N] [--checkpoint-freq N] [--keep-checkpoints N] [--exp-name NAME]
                [--collectors N [--learners M] [--address HOST:PORT] ...]   (on Ray)
 
 The run directory records in `run.json` the user-level config and the bounds, which is all
@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         'epochs)')
     parser.add_argument('--checkpoint-freq', type=positive_int, default=10000,
                         help='env steps between resume checkpoints')
+    parser.add_argument('--keep-checkpoints', type=positive_int, default=None,
+                        help='keep only the newest N iteration_*.pth.tar checkpoints (default: all; eval.pth.tar '
+                        'and final.pth.tar are always kept)')
     parser.add_argument('--exp-name', default=None, help='run directory (default: <algo>_<env>_seed<N>)')
     parser.add_argument('--no-progress', action='store_true', 
                         help='no live progress line (progress.csv and result.json are still written)')
@@ -151,6 +154,7 @@ def start_run(main: EasyDict, create: EasyDict, info: Dict[str, Any], seed: int,
         RunDir(cfg.exp_name).write_meta({
             **info, 'seed': seed, 'max_env_step': options.max_env_step, 'checkpoint_freq': options.checkpoint_freq,
             'progress': options.progress, 'async_mode': options.async_mode, 'max_lag': options.max_lag,
+            'keep_checkpoints': options.keep_checkpoints,
             'exp_name': cfg.exp_name,
             'main_config': to_plain(main), 'create_config': to_plain(create),
             **({'distributed': plan.to_dict()} if plan else {})})
@@ -231,7 +235,8 @@ def main(args: argparse.Namespace) -> int:
     if max_lag is not None and not async_mode:
         raise UsageError('--max-lag bounds how far collection runs ahead of training in --async mode; add --async')
     options = RunOptions(max_env_step=budget, checkpoint_freq=args.checkpoint_freq, progress=not args.no_progress,
-                         stop_on_signals=True, async_mode=async_mode, max_lag=1 if max_lag is None else max_lag)
+                         stop_on_signals=True, async_mode=async_mode, max_lag=1 if max_lag is None else max_lag,
+                         keep_checkpoints=getattr(args, 'keep_checkpoints', None))
     cfg, ctx = start_run(main_cfg, create_cfg, info, args.seed, options, args.exp_name,
                          plan=plan if plan.active else None)
     print(summary(ctx))

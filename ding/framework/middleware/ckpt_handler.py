@@ -5,12 +5,15 @@ at them; in async mode, if the learner moved on during the round, the model alon
 other files hold the learner state when written. The tensorboard writer is flushed at each save."""
 import math
 import os
-from typing import Any, Dict
+import re
+from typing import Any, Dict, Optional
 
 from ding.framework.contract import contract
 from ding.framework.middleware import _common
 from ding.framework.middleware.evaluated_weights import EVALUATED_STATE
 from ding.utils.fileio import atomic_torch_save
+
+_ITERATION_FILE = re.compile(r'iteration_(\d+)\.pth\.tar')
 
 
 def save_file(path: str, data: Any, fs_type: str = None, use_lock: bool = False) -> None:
@@ -26,6 +29,10 @@ class CkptSaver(_common.Gated):
     `final.pth.tar` when the task finishes (checked after the step's other middlewares ran, so a
     later `termination_checker` is seen too).
 
+    `keep_last`: keep only the newest `keep_last` `iteration_*.pth.tar` files (None: all, as
+    DI-engine does); `eval.pth.tar` and `final.pth.tar` are never removed. A Nature-CNN
+    checkpoint is 35 MB, so an Atari run that saves every 1,000 updates fills gigabytes.
+
     `normalizer`: an env manager with running observation / reward statistics
     (`NormalizedEnvManager`, best the evaluator's: it reports the statistics its evaluation
     used); each file then also holds them under `env_normalizer`, so a deployed or exported
@@ -34,7 +41,10 @@ class CkptSaver(_common.Gated):
     rank0_only = True
 
     def __init__(self, policy: Any, save_dir: str, train_freq: int = None, save_finish: bool = True,
-                 normalizer: Any = None) -> None:
+                 normalizer: Any = None, keep_last: Optional[int] = None) -> None:
+        if keep_last is not None and (isinstance(keep_last, bool) or not isinstance(keep_last, int) or keep_last < 1):
+            raise ValueError(f'CkptSaver keep_last must be a positive int or None, got {keep_last!r}')
+        self._keep_last = keep_last
         self._policy = policy
         self._normalizer = normalizer
         self._dir = os.path.join(save_dir, 'ckpt')
@@ -65,12 +75,25 @@ class CkptSaver(_common.Gated):
         save_file(path, state)
         return path
 
+    def _remove_old_iterations(self) -> None:
+        """All but the newest `keep_last` iteration files, by train iteration (also those an
+        earlier sitting of a resumed run wrote)."""
+        found = []
+        for name in os.listdir(self._dir):
+            match = _ITERATION_FILE.fullmatch(name)
+            if match:
+                found.append((int(match.group(1)), name))
+        for _, name in sorted(found)[:-self._keep_last]:
+            os.remove(os.path.join(self._dir, name))
+
     def __call__(self, ctx: Any):
         # the untrained policy is saved too (iteration_0), e.g. T-REX's worst demonstrator
         first = ctx.train_iter == 0 and not self._saved_iter_0
         if self._train_freq and (first or ctx.train_iter - self._last_save_iter >= self._train_freq):
             self.save(f'iteration_{ctx.train_iter}.pth.tar')
             self._last_save_iter = ctx.train_iter
+            if self._keep_last is not None:
+                self._remove_old_iterations()
             self._saved_iter_0 = self._saved_iter_0 or first
         eval_value = getattr(ctx, 'eval_value', -math.inf)
         if eval_value is not None and eval_value > self._best_eval:
