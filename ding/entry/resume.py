@@ -126,7 +126,8 @@ def resume_offline(rd: RunDir, meta: dict, start_iter: int) -> Any:
     print(f'resuming offline run {os.path.abspath(rd.root)} from train_iter={start_iter}', flush=True)
     policy = serial_pipeline_offline((EasyDict(meta['main_config']), EasyDict(meta['create_config'])),
                                      seed=meta['seed'], max_train_iter=meta['max_train_iter'], resume=True,
-                                     checkpoint_freq=meta['checkpoint_freq'], exp_name=rd.root)
+                                     checkpoint_freq=meta['checkpoint_freq'], exp_name=rd.root,
+                                     keep_checkpoints=meta.get('keep_checkpoints'))
     return policy.final_ctx
 
 

@@ -82,10 +82,12 @@ def check_resumable_dataset(run_dir: str) -> None:
 def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 0, env_setting: Any = None,
                             model: Optional[torch.nn.Module] = None, max_train_iter: Optional[int] = int(1e10),
                             resume: bool = False, checkpoint_freq: int = 1000, exp_name: Optional[str] = None,
-                            save_cfg: bool = True, run_info: Optional[Dict[str, Any]] = None) -> Any:
+                            save_cfg: bool = True, run_info: Optional[Dict[str, Any]] = None,
+                            keep_checkpoints: Optional[int] = None) -> Any:
     """Train `input_cfg` (a config file, or (main_config, create_config)) on its dataset; returns
     the policy. `env_setting` is (env class, collector cfgs, evaluator cfgs).
-    `run_info` (e.g. algo, env) goes into run.json."""
+    `run_info` (e.g. algo, env) goes into run.json. `keep_checkpoints`: iteration checkpoints
+    kept (CkptSaver's `keep_last`; None: all)."""
     import copy
     from functools import partial
 
@@ -114,7 +116,8 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
     if resume:
         check_resumable_dataset(cfg.exp_name)
     elif model is None and env_setting is None:  # only then can `ding resume` rebuild the run from run.json
-        record_run(cfg, main, create, seed, max_train_iter, checkpoint_freq, run_info)
+        record_run(cfg, main, create, seed, max_train_iter, checkpoint_freq,
+                   dict(run_info or {}, keep_checkpoints=keep_checkpoints))
     torch.set_num_threads(1)  # small networks: one thread is fastest (see docs/design notes)
     writer = ding_init(cfg)
     dataset = create_dataset(cfg)  # a missing or bad dataset fails before anything is started
@@ -134,7 +137,7 @@ def serial_pipeline_offline(input_cfg: Union[str, Tuple[Any, Any]], seed: int = 
         eval_mode = NormalizedObsActing(eval_mode, dataset.mean, dataset.std)
     train_epoch = cfg.policy.learn.get('train_epoch')
     fetcher = mw.offline_data_fetcher(cfg, dataset)
-    ckpt_saver = mw.CkptSaver(policy, cfg.exp_name, train_freq=checkpoint_freq)
+    ckpt_saver = mw.CkptSaver(policy, cfg.exp_name, train_freq=checkpoint_freq, keep_last=keep_checkpoints)
     saver = mw.OfflineRunStateSaver(cfg.exp_name, policy, every_train_iter=checkpoint_freq, resume=resume,
                                     extra={'fetcher': fetcher, 'ckpt_saver': ckpt_saver})
     logger.info('offline run %s: %d transitions, %s epochs at most, max_train_iter=%s', cfg.exp_name, len(dataset),

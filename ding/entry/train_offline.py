@@ -68,7 +68,8 @@ def main(args: argparse.Namespace) -> int:
     max_train_iter = args.max_train_iter or info.get('budget_train_iter') or int(1e10)
     policy = serial_pipeline_offline((main_cfg, create_cfg), seed=args.seed, max_train_iter=max_train_iter,
                                      checkpoint_freq=args.checkpoint_freq, exp_name=exp_name,
-                                     run_info={'algo': args.algo, 'env': args.env, **info})
+                                     run_info={'algo': args.algo, 'env': args.env, **info},
+                                     keep_checkpoints=getattr(args, 'keep_checkpoints', None))
     print(f'{offline_summary(policy.final_ctx)} run_dir={exp_name}')
     return 0
 

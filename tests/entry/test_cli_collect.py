@@ -47,8 +47,13 @@ def test_train_offline_on_a_collected_dataset(run_dir, tmp_path, capsys, monkeyp
     monkeypatch.chdir(tmp_path)
     assert main(['collect', str(run_dir), '--episodes', '2', '--eps', '0.3', '--out', 'd.hdf5']) == 0
     assert main(['train', '--algo', 'cql', '--env', 'CartPole-v0', '--dataset', 'd.hdf5', '--max-train-iter', '30',
-                 '--exp-name', 'offline', '--config', '{"env": {"n_evaluator_episode": 1}}']) == 0
+                 '--exp-name', 'offline', '--config', '{"env": {"n_evaluator_episode": 1}}',
+                 '--checkpoint-freq', '10', '--keep-checkpoints', '1']) == 0
     assert 'finished: train_iter=30 ' in capsys.readouterr().out
-    assert (tmp_path / 'offline' / 'ckpt' / 'final.pth.tar').is_file()
+    ckpt = tmp_path / 'offline' / 'ckpt'
+    assert (ckpt / 'final.pth.tar').is_file()
+    # a checkpoint every 10 updates, the newest one kept; resume keeps the bound (run.json)
+    assert sorted(p.name for p in ckpt.glob('iteration_*')) == ['iteration_30.pth.tar']
+    assert json.loads((tmp_path / 'offline' / 'run.json').read_text())['keep_checkpoints'] == 1
     assert main(['train', '--algo', 'cql', '--env', 'Hopper-v5', '--dataset', 'd.hdf5']) == 2
     assert "valid choices: --algo bc --env CartPole-v0" in capsys.readouterr().err
