@@ -29,9 +29,9 @@ class CkptSaver(_common.Gated):
     `final.pth.tar` when the task finishes (checked after the step's other middlewares ran, so a
     later `termination_checker` is seen too).
 
-    `keep_last`: keep only the newest `keep_last` `iteration_*.pth.tar` files (None: all, as
-    DI-engine does); `eval.pth.tar` and `final.pth.tar` are never removed. A Nature-CNN
-    checkpoint is 35 MB, so an Atari run that saves every 1,000 updates fills gigabytes.
+    `keep_last`: keep only the newest `keep_last` `iteration_*.pth.tar` files (None: all);
+    `eval.pth.tar` and `final.pth.tar` are never removed. A Nature-CNN checkpoint is 35 MB,
+    so an Atari run that saves every 1,000 updates fills gigabytes.
 
     `normalizer`: an env manager with running observation / reward statistics
     (`NormalizedEnvManager`, best the evaluator's: it reports the statistics its evaluation
