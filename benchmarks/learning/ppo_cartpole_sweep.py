@@ -26,6 +26,10 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from machine_load import CpuTimes  # noqa: E402
 from ppo_cartpole import THRESHOLD, run_seed  # noqa: E402
 
+COMPARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'compare')
+sys.path.append(COMPARE)  # the comparison's log reader, for --protocol
+from aggregate import first_reach, read_log  # noqa: E402
+
 import torch  # noqa: E402
 
 from ding.utils.fileio import atomic_write_json  # noqa: E402
@@ -95,12 +99,9 @@ def run_seed_in_protocol(seed: int, max_env_step: int, overrides: dict) -> dict:
         for part in path:
             node = node.setdefault(part, {})
         node[last] = value
-    compare = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'compare')
-    sys.path[:0] = [compare]
-    from aggregate import first_reach, read_log
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'log.jsonl')
-        subprocess.run([sys.executable, os.path.join(compare, 'runners', 'ours_runner.py'), '--benchmark',
+        subprocess.run([sys.executable, os.path.join(COMPARE, 'runners', 'ours_runner.py'), '--benchmark',
                         'ppo_cartpole_v1', '--seed', str(seed), '--out', log, '--max-env-steps', str(max_env_step),
                         '--torch-threads', '1', '--override', json.dumps(nested)], check=True,
                        stdout=subprocess.DEVNULL)

@@ -40,9 +40,13 @@ def sample_action(logit: Union[torch.Tensor, Dict[str, torch.Tensor]]):
         return action.squeeze(-1), logp_all.gather(-1, action).squeeze(-1)
     mu, sigma = logit['mu'], logit['sigma']
     action = torch.normal(mu, sigma)
-    # Normal.log_prob, summed over the action dims as Independent(..., 1) does
+    return action, _normal_logp(action, mu, sigma)
+
+
+def _normal_logp(action: torch.Tensor, mu: torch.Tensor, sigma: torch.Tensor) -> torch.Tensor:
+    """Normal.log_prob, summed over the action dims as Independent(..., 1) does."""
     logp = -((action - mu)**2) / (2 * sigma**2) - sigma.log() - math.log(math.sqrt(2 * math.pi))
-    return action, logp.sum(-1)
+    return logp.sum(-1)
 
 
 def logp_and_entropy(logit: Union[torch.Tensor, Dict[str, torch.Tensor]], action: torch.Tensor):
@@ -57,10 +61,8 @@ def logp_and_entropy(logit: Union[torch.Tensor, Dict[str, torch.Tensor]], action
         entropy = -(logp_all.exp() * logp_all).sum(-1)
         return logp_all.gather(-1, action.long().unsqueeze(-1)).squeeze(-1), entropy
     mu, sigma = logit['mu'], logit['sigma']
-    log_sigma = sigma.log()
-    logp = -((action - mu)**2) / (2 * sigma**2) - log_sigma - math.log(math.sqrt(2 * math.pi))
-    entropy = 0.5 + 0.5 * math.log(2 * math.pi) + log_sigma
-    return logp.sum(-1), entropy.sum(-1)
+    entropy = 0.5 + 0.5 * math.log(2 * math.pi) + sigma.log()
+    return _normal_logp(action, mu, sigma), entropy.sum(-1)
 
 
 def require_columns(data: Batch, columns: Sequence[str], owner: str, producer: str) -> None:
