@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> None:
         cmd = ding + ['resume', args.run_dir]
     else:
         cmd = ding + ['train', '-f', args.config, '--seed', str(args.seed), '--max-env-step', str(args.max_env_step),
-                      '--exp-name', args.run_dir, '--no-progress']
+                      '--exp-name', args.run_dir, '--no-progress', '--keep-checkpoints', str(args.keep_checkpoints)]
     print(' '.join(cmd), flush=True)
     subprocess.run(cmd, env=env, check=True)
 
@@ -91,6 +91,8 @@ def main() -> None:
     p.add_argument('--max-env-step', type=int, default=1_000_000)
     p.add_argument('--run-dir', default='runs/pong_ppo_seed1000')
     p.add_argument('--threads', type=int, default=len(os.sched_getaffinity(0)))
+    p.add_argument('--keep-checkpoints', type=int, default=3,
+                   help='iteration checkpoints kept (a Nature CNN one is 35 MB, written every 1,000 updates)')
     p.add_argument('--out', default='atari_cpu_pong_ppo.json', help='file name under benchmarks/results/')
     p.add_argument('--note', default='', help='what the reader should know of these sittings')
     p.add_argument('--report-only', action='store_true')
