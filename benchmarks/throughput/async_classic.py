@@ -13,6 +13,15 @@ overlaps training and its wall seconds cannot be subtracted from the run's; and 
 on the episode lengths the policy reaches, which differ between runs. The seed is a tuning seed:
 this measures time per env step, not learning.
 
+Then where the time goes (`two_stage_split`): a two-stage pipeline in this process, a
+collector-like stage (3 forwards of a small MLP on one observation, then a pure-Python loop
+standing for an env step) and a learner-like one (3 Adam updates of a 128-wide MLP on 128 rows),
+timed inside each stage in sync and in async mode. Overlap could hide at most the collector's
+time; what async adds to each stage is the cost of the two threads handing the GIL to each
+other (every torch op releases it). Two such learners in two processes side by side are timed
+too (`learner_alone_us`, `learner_beside_another_process_us`): the cores themselves do not slow
+each other down.
+
     python benchmarks/throughput/async_classic.py [--rounds 3] [--seed 7] [--out PATH]
 
 Writes benchmarks/results/async_classic.json.
@@ -51,17 +60,107 @@ def one_run(bench: str, seed: int, env_steps: int, async_mode: bool) -> dict:
                 best_return=end.get('best_return'))
 
 
+def _mlp(rows_in: int = 4):
+    import torch
+    return torch.nn.Sequential(torch.nn.Linear(rows_in, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128),
+                               torch.nn.ReLU(), torch.nn.Linear(128, 2))
+
+
+def _learner_step():
+    """3 Adam updates of a 128-wide MLP on 128 rows: the learner-like stage."""
+    import torch
+    net = _mlp()
+    opt = torch.optim.Adam(net.parameters(), fused=True)
+
+    def step(ctx=None):
+        for _ in range(3):
+            loss = net(torch.randn(128, 4)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return step
+
+
+def _time_learner(steps: int = 1500) -> float:
+    import time
+    import torch
+    torch.set_num_threads(1)
+    step = _learner_step()
+    for _ in range(100):
+        step()
+    begin = time.perf_counter()
+    for _ in range(steps):
+        step()
+    return (time.perf_counter() - begin) / steps * 1e6
+
+
+def two_stage_split(steps: int = 1500) -> dict:
+    import time
+    import torch
+    from ding.framework import task
+    torch.set_num_threads(1)
+    actor, learn = _mlp(), _learner_step()
+    spent = {'collect': 0.0, 'learn': 0.0}
+
+    def collect(ctx):
+        begin = time.perf_counter()
+        with torch.no_grad():
+            for _ in range(3):
+                actor(torch.randn(1, 4))
+        x = 0
+        for _ in range(500):  # Python work, as an env step and the collector's bookkeeping are
+            x += 1
+        spent['collect'] += time.perf_counter() - begin
+
+    def learner(ctx):
+        begin = time.perf_counter()
+        learn()
+        spent['learn'] += time.perf_counter() - begin
+
+    out = {}
+    for mode in ('sync', 'async', 'sync', 'async'):
+        spent.update(collect=0.0, learn=0.0)
+        with task.start(async_mode=mode == 'async', torch_threads=1 if mode == 'async' else None):
+            task.use(collect)
+            task.use(learner)
+            begin = time.perf_counter()
+            task.run(max_step=steps)
+            wall = time.perf_counter() - begin
+        out.setdefault(mode, []).append({'us_per_step': round(wall / steps * 1e6), 'collect_us': round(
+            spent['collect'] / steps * 1e6), 'learn_us': round(spent['learn'] / steps * 1e6)})
+    alone = _time_learner()
+    other = subprocess.Popen([sys.executable, __file__, '--learner-beside'], stdout=subprocess.PIPE, text=True)
+    other.stdout.readline()  # warmed up and timing: now both processes burn a core
+    beside = _time_learner()
+    other.wait()
+    out['learner_alone_us'], out['learner_beside_another_process_us'] = round(alone), round(beside)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--seed', type=int, default=7)
     p.add_argument('--benchmarks', nargs='+', default=list(ENV_STEPS), choices=list(ENV_STEPS))
     p.add_argument('--out', default=OUT)
+    p.add_argument('--part', nargs='+', default=['pipelines', 'split'], choices=['pipelines', 'split'],
+                   help='a part left out keeps its figures from the results file')
+    p.add_argument('--learner-beside', action='store_true', help=argparse.SUPPRESS)  # the split's second process
     args = p.parse_args()
-    result = dict(benchmark='async_classic', date=datetime.now(timezone.utc).isoformat(), seed=args.seed,
-                  rounds=args.rounds, machine=dict(cores=len(os.sched_getaffinity(0)), python=platform.python_version()),
-                  benchmarks={})
-    for bench in args.benchmarks:
+    if args.learner_beside:
+        _time_learner(100)
+        print('timing', flush=True)
+        _time_learner(3000)
+        return
+    result = dict(benchmark='async_classic', benchmarks={})
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            result = json.load(f)
+    result.update(date=datetime.now(timezone.utc).isoformat(),
+                  machine=dict(cores=len(os.sched_getaffinity(0)), python=platform.python_version()))
+    if 'pipelines' in args.part:
+        result.update(seed=args.seed, rounds=args.rounds)
+    for bench in args.benchmarks if 'pipelines' in args.part else ():
         runs = {'sync': [], 'async': []}
         with CpuTimes() as cpu:  # the machine's busy/idle/steal over the runs: it must be otherwise idle
             for r in range(args.rounds):
@@ -74,6 +173,11 @@ def main() -> None:
             env_steps=ENV_STEPS[bench], cpu=cpu.fractions, runs=runs, median_wall_s=med,
             async_over_sync=round(med['async'] / med['sync'], 3))
         print(bench, result['benchmarks'][bench]['async_over_sync'], flush=True)
+    if 'split' in args.part:
+        with CpuTimes() as cpu:
+            result['two_stage_split'] = two_stage_split()
+        result['two_stage_split']['cpu'] = cpu.fractions
+        print(result['two_stage_split'], flush=True)
     atomic_write_json(args.out, result)
     print(json.dumps({b: v['async_over_sync'] for b, v in result['benchmarks'].items()}))
 
