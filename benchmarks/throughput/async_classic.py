@@ -34,12 +34,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from datetime import datetime, timezone
+
+import torch
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, BENCH)
 from machine_load import CpuTimes  # noqa: E402
 
+from ding.framework import task  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402
 
 RUNNER = os.path.join(BENCH, 'compare', 'runners', 'ours_runner.py')
@@ -60,15 +64,17 @@ def one_run(bench: str, seed: int, env_steps: int, async_mode: bool) -> dict:
                 best_return=end.get('best_return'))
 
 
-def _mlp(rows_in: int = 4):
-    import torch
-    return torch.nn.Sequential(torch.nn.Linear(rows_in, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128),
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def _mlp() -> torch.nn.Module:
+    return torch.nn.Sequential(torch.nn.Linear(4, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128),
                                torch.nn.ReLU(), torch.nn.Linear(128, 2))
 
 
 def _learner_step():
     """3 Adam updates of a 128-wide MLP on 128 rows: the learner-like stage."""
-    import torch
     net = _mlp()
     opt = torch.optim.Adam(net.parameters(), fused=True)
 
@@ -82,8 +88,6 @@ def _learner_step():
 
 
 def _time_learner(steps: int = 1500) -> float:
-    import time
-    import torch
     torch.set_num_threads(1)
     step = _learner_step()
     for _ in range(100):
@@ -95,9 +99,6 @@ def _time_learner(steps: int = 1500) -> float:
 
 
 def two_stage_split(steps: int = 1500) -> dict:
-    import time
-    import torch
-    from ding.framework import task
     torch.set_num_threads(1)
     actor, learn = _mlp(), _learner_step()
     spent = {'collect': 0.0, 'learn': 0.0}
@@ -117,7 +118,7 @@ def two_stage_split(steps: int = 1500) -> dict:
         learn()
         spent['learn'] += time.perf_counter() - begin
 
-    out = {}
+    out = {'date': _now()}
     for mode in ('sync', 'async', 'sync', 'async'):
         spent.update(collect=0.0, learn=0.0)
         with task.start(async_mode=mode == 'async', torch_threads=1 if mode == 'async' else None):
@@ -138,7 +139,7 @@ def two_stage_split(steps: int = 1500) -> dict:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser()
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--seed', type=int, default=7)
     p.add_argument('--benchmarks', nargs='+', default=list(ENV_STEPS), choices=list(ENV_STEPS))
@@ -156,8 +157,7 @@ def main() -> None:
     if os.path.exists(args.out):
         with open(args.out) as f:
             result = json.load(f)
-    result.update(date=datetime.now(timezone.utc).isoformat(),
-                  machine=dict(cores=len(os.sched_getaffinity(0)), python=platform.python_version()))
+    result['machine'] = dict(cores=len(os.sched_getaffinity(0)), python=platform.python_version())
     if 'pipelines' in args.part:
         result.update(seed=args.seed, rounds=args.rounds)
     for bench in args.benchmarks if 'pipelines' in args.part else ():
@@ -170,7 +170,7 @@ def main() -> None:
                     print(f'{bench} round {r} {mode}: {run}', flush=True)
         med = {m: statistics.median(x['wall_s'] for x in rs) for m, rs in runs.items()}
         result['benchmarks'][bench] = dict(
-            env_steps=ENV_STEPS[bench], cpu=cpu.fractions, runs=runs, median_wall_s=med,
+            date=_now(), env_steps=ENV_STEPS[bench], cpu=cpu.fractions, runs=runs, median_wall_s=med,
             async_over_sync=round(med['async'] / med['sync'], 3))
         print(bench, result['benchmarks'][bench]['async_over_sync'], flush=True)
     if 'split' in args.part:
