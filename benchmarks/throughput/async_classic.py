@@ -43,6 +43,9 @@ BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, BENCH)
 from machine_load import CpuTimes  # noqa: E402
 
+sys.path.insert(0, os.path.join(BENCH, 'compare'))
+from aggregate import read_log  # noqa: E402  the comparison's reader of runner logs
+
 from ding.framework import task  # noqa: E402
 from ding.utils.fileio import atomic_write_json  # noqa: E402
 
@@ -58,8 +61,7 @@ def one_run(bench: str, seed: int, env_steps: int, async_mode: bool) -> dict:
         cmd = [sys.executable, RUNNER, '--benchmark', bench, '--seed', str(seed), '--out', log, '--max-env-steps',
                str(env_steps), '--torch-threads', '1', '--whole-budget'] + (['--async-mode'] if async_mode else [])
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(log) as f:
-            end = [json.loads(line) for line in f if '"end"' in line][-1]
+        end = read_log(log)['end']
     return dict(env_steps=end['env_steps'], wall_s=end['wall_s'], eval_s=end['eval_s'],
                 best_return=end.get('best_return'))
 
