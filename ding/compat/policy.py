@@ -142,7 +142,7 @@ class DIEngineLearnMode(_Attributes, LearnMode):
     def forward(self, data: Any) -> Any:
         p = self._policy
         data = transition_list(data)
-        with p._weights_lock:
+        with p._weights_lock, p._learn_autocast():
             out = p._forward_learn(data)
             p._after_update()
             p.publish_weights()

@@ -30,6 +30,7 @@ from easydict import EasyDict
 from ding.data.batch import Batch
 from ding.policy.acting_weights import ActingWeights
 from ding.torch_utils.lr_schedule import ScheduledLR, lr_schedulers_of, optimizers_of, parse_schedule
+from ding.torch_utils.precision import PRECISIONS, learner_autocast, return_float32
 # The modes live in their own module; these names stay importable from here.
 from ding.policy.policy_modes import CollectMode, EvalMode, LearnMode  # noqa: F401
 from ding.utils.class_config import merged_class_config
@@ -90,9 +91,11 @@ class Policy(ActingWeights):
         # lr_scheduler: None, or a schedule of every learning rate over the updates
         # (e.g. dict(epoch_num=N, min_lr_lambda=m); ding/torch_utils/lr_schedule.py);
         # nonfinite: a NaN / inf loss or gradient norm 'raise's (stops the run) or 'warn's
-        # (ding/framework/middleware/loss_guard.py)
+        # (ding/framework/middleware/loss_guard.py);
+        # precision: 'bf16' runs each update's matmuls and convolutions in bfloat16 (ding/torch_utils/precision.py)
         # learn.ignore_done is declared by the off-policy learners that read it (DQN's, QAC's)
-        learn=dict(batch_size=positive_int(64), update_per_collect=positive_int(1), lr_scheduler=None, nonfinite=choice('raise', 'raise', 'warn')),
+        learn=dict(batch_size=positive_int(64), update_per_collect=positive_int(1), lr_scheduler=None,
+                   nonfinite=choice('raise', 'raise', 'warn'), precision=choice('fp32', *PRECISIONS)),
         collect=dict(n_sample=positive_int(None), n_episode=positive_int(None), unroll_len=positive_int(1)),
         eval=dict(evaluator=dict(eval_freq=1000)),  # <= 0 (e.g. -1): every iteration
         other=dict(),
@@ -111,6 +114,11 @@ class Policy(ActingWeights):
         self._model = (model if model is not None else self.default_model()).to(self._device)
         self._init_acting_weights()
         self._fields = list(enable_field or ['learn', 'collect', 'eval'])
+        precision = self._cfg.learn.precision if 'learn' in self._fields else 'fp32'
+        # LearnMode runs each update in it
+        self._learn_autocast = learner_autocast(precision, self._device, bool(self._cfg.learn.get('cuda_graph')))
+        if precision != 'fp32':
+            return_float32(self._model)  # before the target and acting copies are made
         self._multi_gpu = bool(self._cfg.multi_gpu) and 'learn' in self._fields
         if 'learn' in self._fields and self._device.type == 'cpu':
             flush_denormals()

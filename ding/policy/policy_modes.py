@@ -97,7 +97,8 @@ class LearnMode(_Mode):
         with p._weights_lock:
             if not p._model.training:
                 p._model.train()
-            out = p._forward_learn(batch)
+            with p._learn_autocast():  # policy.learn.precision
+                out = p._forward_learn(batch)
             p._after_update()
             p.publish_weights()
         return out
