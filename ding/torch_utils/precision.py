@@ -28,7 +28,7 @@ _warned_slow_bf16 = False
 def learner_autocast(precision: str, device: torch.device, cuda_graph: bool = False) -> Callable[[], ContextManager]:
     """A factory of the context each update runs in, for `policy.learn.precision`. With
     `cuda_graph` (updates captured as CUDA graphs) autocast's cache of cast weights is off, as
-    graph capture requires: a cached cast would be replayed from the capture's weights."""
+    torch requires for capturing under autocast."""
     if precision not in PRECISIONS:
         raise ValueError(f'policy.learn.precision must be one of {list(PRECISIONS)}, got {precision!r}')
     if precision == 'fp32':
