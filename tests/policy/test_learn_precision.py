@@ -78,7 +78,7 @@ def test_bf16_gradients_point_where_the_float32_ones_do():
     assert grads['bf16'][1] == pytest.approx(grads['fp32'][1], rel=0.02)
 
 
-def test_sac_learns_under_bf16_with_float32_statistics():
+def test_a_sac_update_under_bf16_moves_the_weights_and_reports_finite_floats():
     cfg = dict(model=dict(obs_shape=3, action_shape=1), learn=dict(batch_size=16, precision='bf16'))
     policy = SACPolicy(cfg)
     g = torch.Generator().manual_seed(0)
