@@ -74,8 +74,10 @@ def report(args: argparse.Namespace) -> Dict[str, Any]:
         random_play=RANDOM_PLAY.get(env_id), random_play_source='Mnih et al. 2015, Nature 518, Extended Data Table 2',
         evals=evals, best=best, last=last, env_steps=env_steps, frames=env_steps * FRAME_SKIP, seconds=seconds,
         env_steps_per_s=round(env_steps / seconds, 1) if seconds else None,
-        # final_ctx.json: written when the run ends (not when a sitting is cut short)
-        finished=os.path.exists(os.path.join(args.run_dir, 'final_ctx.json')) and env_steps >= meta['max_env_step'],
+        # final_ctx.json: written when the run ends, at its env-step budget or its config's stop value
+        # (not when a sitting is cut short)
+        finished=os.path.exists(os.path.join(args.run_dir, 'final_ctx.json')),
+        stop_value=meta['main_config']['env'].get('stop_value'),
         note=args.note)
     atomic_write_json(os.path.join(ROOT, 'benchmarks', 'results', args.out), out)
     print(f"{env_id} {meta['algo']} seed {meta['seed']}: {env_steps:,} env steps ({env_steps * FRAME_SKIP:,} frames) "
