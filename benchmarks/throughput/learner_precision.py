@@ -43,13 +43,20 @@ def _frames(*shape: int) -> torch.Tensor:
     return torch.randint(0, 256, shape, dtype=torch.uint8)
 
 
-def dqn_pong_cpu() -> Tuple[Callable[[Any], Any], Any, Batch]:
+def _dqn_workload(mod: Any) -> Tuple[Callable[[Any], Any], Any, Batch]:
+    """A DQN config's policy and a batch of its shapes: uint8 frames for image observations."""
     from ding.policy import DQNPolicy
-    from dizoo.atari.config.serial.pong import pong_dqn_cpu_config as mod
-    B, n = mod.main_config.policy.learn.batch_size, mod.main_config.policy.nstep
-    batch = Batch(obs=_frames(B, 4, 84, 84), next_obs=_frames(B, 4, 84, 84), action=torch.randint(0, 6, (B, )),
+    cfg = mod.main_config.policy
+    B, n, shape = cfg.learn.batch_size, cfg.nstep, cfg.model.obs_shape
+    obs = (lambda: _frames(B, *shape)) if isinstance(shape, (list, tuple)) else (lambda: torch.randn(B, shape))
+    batch = Batch(obs=obs(), next_obs=obs(), action=torch.randint(0, cfg.model.action_shape, (B, )),
                   reward=torch.randn(B, n), done=torch.zeros(B))
-    return DQNPolicy, mod.main_config.policy, batch
+    return DQNPolicy, cfg, batch
+
+
+def dqn_pong_cpu() -> Tuple[Callable[[Any], Any], Any, Batch]:
+    from dizoo.atari.config.serial.pong import pong_dqn_cpu_config as mod
+    return _dqn_workload(mod)
 
 
 def impala_pong() -> Tuple[Callable[[Any], Any], Any, Batch]:
@@ -69,19 +76,16 @@ def impala_pong() -> Tuple[Callable[[Any], Any], Any, Batch]:
 def sac_halfcheetah() -> Tuple[Callable[[Any], Any], Any, Batch]:
     from ding.policy import SACPolicy
     from dizoo.mujoco.config import halfcheetah_sac_config as mod
-    B = mod.main_config.policy.learn.batch_size
-    batch = Batch(obs=torch.randn(B, 17), next_obs=torch.randn(B, 17), action=torch.rand(B, 6) * 2 - 1,
+    cfg = mod.main_config.policy
+    B, O, A = cfg.learn.batch_size, cfg.model.obs_shape, cfg.model.action_shape
+    batch = Batch(obs=torch.randn(B, O), next_obs=torch.randn(B, O), action=torch.rand(B, A) * 2 - 1,
                   reward=torch.randn(B), done=torch.zeros(B))
-    return SACPolicy, mod.main_config.policy, batch
+    return SACPolicy, cfg, batch
 
 
 def dqn_cartpole() -> Tuple[Callable[[Any], Any], Any, Batch]:
-    from ding.policy import DQNPolicy
     from dizoo.classic_control.cartpole.config import cartpole_dqn_config as mod
-    B, n = mod.main_config.policy.learn.batch_size, mod.main_config.policy.nstep
-    batch = Batch(obs=torch.randn(B, 4), next_obs=torch.randn(B, 4), action=torch.randint(0, 2, (B, )),
-                  reward=torch.randn(B, n), done=torch.zeros(B))
-    return DQNPolicy, mod.main_config.policy, batch
+    return _dqn_workload(mod)
 
 
 WORKLOADS = {f.__name__: f for f in (dqn_pong_cpu, impala_pong, sac_halfcheetah, dqn_cartpole)}
