@@ -15,7 +15,7 @@
 - Both sides are timed through their user-facing call: ours through `task.run()` (offline data
   fetcher and trainer), d3rlpy through `fit()`, neither logging.
 - Every `--eval-every` updates: 10 greedy episodes on Pendulum-v1, episode i reset with seed
-  100000 + i, the same for every run (`d3rlpy_offline_runner.evaluate`). Training time
+  100000 + i, the same for every run (`offline_eval.evaluate`). Training time
   excludes evaluations.
 - Seeds: 1000 and up (`seed_guard.py`); `--tuning` allows the tuning seeds 0-99.
 - Normalised score, as D4RL states it: 100 * (R - R_random) / (R_expert - R_random), with
@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 import torch
@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', '..'))
 sys.path.insert(0, HERE)
 from benchmarks.machine_load import CpuTimes  # noqa: E402
-from d3rlpy_offline_runner import evaluate  # noqa: E402
+from offline_eval import evaluate  # noqa: E402
 
 ALGOS = ('td3_bc', 'cql', 'iql')  # our registry names; d3rlpy_offline_runner.make_algo knows the same
 # ours at d3rlpy's sizes: batch 256, 256-wide layers, and the learning rates of its settings
@@ -79,8 +79,10 @@ def normalised(ret: float, reference: Dict[str, float]) -> float:
     return 100.0 * (ret - reference['random']) / (reference['expert'] - reference['random'])
 
 
-def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int,
-             overrides: Optional[dict]) -> Dict[str, Any]:
+def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int, overrides: Optional[dict],
+             config_module: Optional[str] = None, evaluate_fn: Callable[..., float] = evaluate) -> Dict[str, Any]:
+    """Our `algo` at its dizoo config (`config_module`; default: the Pendulum one) on the CPU, through
+    `task.run()`, evaluated with `evaluate_fn` every `eval_every` updates (also by edac_vs_di_engine.py)."""
     from easydict import EasyDict
 
     from ding.config import compile_config
@@ -91,9 +93,10 @@ def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int
     from ding.framework.middleware import offline_data_fetcher, trainer
     from ding.utils import set_pkg_seed
     from ding.utils.registry import POLICY_REGISTRY
-    config = importlib.import_module(f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config')
+    config = importlib.import_module(config_module or f'dizoo.classic_control.pendulum.config.pendulum_{algo}_config')
     main = EasyDict(copy.deepcopy(config.main_config))
     main.policy.collect.data_path = data_path
+    main.policy.cuda = False  # every side of these comparisons trains on the CPU
     for section, values in (overrides or {}).items():
         main.policy[section].update(values)
     cfg = compile_config(main, create_cfg=copy.deepcopy(config.create_config), auto=True, seed=seed,
@@ -113,7 +116,7 @@ def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int
             return
         t0 = time.perf_counter()
         acting.reset()
-        ret = evaluate(lambda obs: acting.forward_batch(np.asarray(obs)[None])['action'][0])
+        ret = evaluate_fn(lambda obs: acting.forward_batch(np.asarray(obs, np.float32)[None])['action'][0])
         rows.append({'updates': int(ctx.train_iter), 'train_s': t0 - clock['start'] - clock['eval_s'], 'return': ret})
         clock['eval_s'] += time.perf_counter() - t0
         print(json.dumps(rows[-1]), flush=True)
@@ -133,19 +136,24 @@ def run_ours(algo: str, data_path: str, updates: int, eval_every: int, seed: int
             'learn': {k: v for k, v in cfg.policy.learn.items() if isinstance(v, (int, float, bool))}, 'rows': rows}
 
 
-def run_d3rlpy(algo: str, peer_python: str, data_path: str, updates: int, eval_every: int,
-               seed: int) -> Dict[str, Any]:
+def run_peer(runner: str, peer_python: str, data_path: str, runner_args: List[str]) -> Dict[str, Any]:
+    """`runner` (a file beside this one) in the peer's venv on the dataset's columns, written as an
+    .npz for it; returns the JSON log it writes."""
     from ding.data.offline_dataset import load_hdf5
     batch = load_hdf5(data_path)
     with tempfile.TemporaryDirectory() as tmp:
         npz, out = os.path.join(tmp, 'data.npz'), os.path.join(tmp, 'log.json')
-        np.savez(npz, **{k: np.asarray(batch[k]) for k in ('obs', 'action', 'reward', 'done', 'truncated')})
-        subprocess.run([peer_python, os.path.join(HERE, 'd3rlpy_offline_runner.py'), '--algo', algo, '--npz', npz,
-                        '--updates',
-                        str(updates), '--eval-every', str(eval_every), '--seed', str(seed), '--out', out],
+        np.savez(npz, **{k: np.asarray(batch[k]) for k in ('obs', 'action', 'reward', 'next_obs', 'done', 'truncated')})
+        subprocess.run([peer_python, os.path.join(HERE, runner), '--npz', npz, '--out', out, *runner_args],
                        check=True, env=dict(os.environ, OMP_NUM_THREADS='1'))
         with open(out) as f:
             return json.load(f)
+
+
+def run_d3rlpy(algo: str, peer_python: str, data_path: str, updates: int, eval_every: int,
+               seed: int) -> Dict[str, Any]:
+    return run_peer('d3rlpy_offline_runner.py', peer_python, data_path,
+                    ['--algo', algo, '--updates', str(updates), '--eval-every', str(eval_every), '--seed', str(seed)])
 
 
 def summarise(run: Dict[str, Any], thresholds: List[float]) -> Dict[str, Any]:

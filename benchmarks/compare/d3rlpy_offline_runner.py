@@ -1,37 +1,18 @@
 """d3rlpy's TD3+BC, CQL or IQL on a Pendulum dataset given as arrays, under the protocol of
 `d3rlpy_offline.py` (which runs this file in d3rlpy's own venv, made by `venvs.py d3rlpy`).
 
-Also the protocol's evaluation, shared with our side: numpy + gymnasium only.
+The evaluation is offline_eval.py's, the same on our side.
 
     .venvs/d3rlpy/bin/python d3rlpy_offline_runner.py --algo cql --npz DATA.npz --updates 6000 --out LOG.json
 """
 import argparse
 import json
 import time
-from typing import Callable, List
+from typing import List
 
-import gymnasium as gym
 import numpy as np
 
-EVAL_EPISODES = 10
-EVAL_SEED_BASE = 100_000  # episode i of every evaluation resets with this + i: the same 10 starts for all
-ACTION_SCALE = 2.0  # the dataset's actions are in [-1, 1]; Pendulum's torque range is [-2, 2]
-
-
-def evaluate(act: Callable[[np.ndarray], np.ndarray], episodes: int = EVAL_EPISODES) -> float:
-    """Mean return of `act` (observation -> action in [-1, 1]) over the protocol's episodes."""
-    env, returns = gym.make('Pendulum-v1'), []
-    for i in range(episodes):
-        obs, _ = env.reset(seed=EVAL_SEED_BASE + i)
-        total, done = 0.0, False
-        while not done:
-            action = np.clip(np.asarray(act(obs), dtype=np.float32).reshape(1), -1, 1) * ACTION_SCALE
-            obs, reward, terminated, truncated, _ = env.step(action)
-            total += float(reward)
-            done = terminated or truncated
-        returns.append(total)
-    env.close()
-    return float(np.mean(returns))
+from offline_eval import evaluate
 
 
 def make_algo(name: str) -> object:

@@ -29,7 +29,9 @@ PEER_PACKAGES: Dict[str, List[str]] = {
                   'DI-toolkit>=0.1.0', 'trueskill', 'tensorboardX>=2.2', 'wandb<=0.19.0', 'matplotlib',
                   'easydict>=1.9', 'pyyaml', 'enum-tools', 'cloudpickle', 'hickle', 'tabulate', 'click>=7.0.0',
                   'flask<=2.0.3', 'werkzeug<=2.0.3', 'requests', 'responses', 'URLObject', 'pynng', 'sniffio',
-                  'redis', 'mpire>=2.3.5', 'einops'],
+                  'redis', 'mpire>=2.3.5', 'einops',
+                  # edac_di_engine_runner.py evaluates on gymnasium's MuJoCo envs, as our side does
+                  'gymnasium[mujoco]'],
 }
 # Installed with --no-deps after the peer's packages (see 'di_engine' above).
 PEER_NO_DEPS: Dict[str, List[str]] = {'di_engine': ['DI-engine==0.5.3']}

@@ -8,7 +8,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / 'benchmarks'
 # Parts of the comparison harness, run by compare/run.py or its drivers, not by a user.
 HARNESS_PARTS = {'compare/aggregate.py', 'compare/report_table.py', 'compare/seed_guard.py', 'compare/venvs.py',
-                 'compare/d3rlpy_offline_runner.py', 'compare/benchmarl_mappo.py', 'compare/maskable_ppo_sb3c.py'}
+                 'compare/d3rlpy_offline_runner.py', 'compare/benchmarl_mappo.py', 'compare/maskable_ppo_sb3c.py',
+                 'compare/edac_di_engine_runner.py', 'compare/offline_eval.py'}
 
 
 FOLDERS = ('throughput', 'learning', 'compare', 'gpu', 'di_engine')
