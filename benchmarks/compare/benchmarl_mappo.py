@@ -1,8 +1,8 @@
 """BenchMARL's MAPPO on MPE simple_spread, timed to a greedy return in ding's metric (one seed).
 
-Runs in BenchMARL's own venv (not the repo's), e.g.
-    /work/peers/benchmarl/bin/python benchmarks/compare/benchmarl_mappo.py --seed 0 --out /tmp/bm0.json
-        [--max-frames 600000] [--max-wall-s 240] [--set lr=0.0005 ...]  (--set: sensitivity runs only)
+Runs in BenchMARL's own venv (`venvs.py benchmarl`), e.g.
+    benchmarks/compare/.venvs/benchmarl/bin/python benchmarks/compare/benchmarl_mappo.py --seed 1000 \
+        --out /tmp/bm.json [--max-frames 300000] [--max-wall-s 10800] [--set lr=0.0005 ...]  (--set: not in tables)
 benchmarks/compare/mappo_vs_benchmarl.py drives it next to ours.
 
 Task: BenchMARL's `PettingZooTask.SIMPLE_SPREAD` builds mpe2's `simple_spread_v3` with N=3,
@@ -95,10 +95,14 @@ class ThresholdRecorder(Callback):
         self.record['evals'].append((int(exp.total_frames), int(exp.n_iters_performed), round(wall, 3), round(mean, 2)))
         self.record['eval_episode_lengths'] = lengths
         if mean >= self.threshold:
-            self.record.update(reached=True, env_steps=int(exp.total_frames), wall_s=round(wall, 2))
+            self.record.update(reached=True, env_steps=int(exp.total_frames), wall_s=round(wall, 2), stop='threshold')
             raise StopRun('threshold')
-        if exp.total_frames >= self.max_frames or wall >= self.max_wall_s:
+        if exp.total_frames >= self.max_frames:
+            self.record['stop'] = 'env_step_budget'
             raise StopRun('budget')
+        if wall >= self.max_wall_s:  # the harness's safety cap: the driver gives such a run no ratio
+            self.record['stop'] = 'wall_cap'
+            raise StopRun('wall cap')
 
 
 def build(seed: int, args, recorder: ThresholdRecorder, save_folder: str) -> Experiment:
@@ -156,8 +160,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--threshold', type=float, default=-130.0)
-    parser.add_argument('--max-frames', type=int, default=600_000)
-    parser.add_argument('--max-wall-s', type=float, default=240.0)
+    parser.add_argument('--max-frames', type=int, default=300_000)
+    parser.add_argument('--max-wall-s', type=float, default=3 * 3600.0, help='a safety cap, sized not to bind')
     parser.add_argument('--eval-episodes', type=int, default=10)
     parser.add_argument('--threads', type=int, default=1)
     parser.add_argument('--set', nargs='*', default=[], help='ExperimentConfig overrides, e.g. lr=0.0005')

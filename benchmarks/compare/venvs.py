@@ -22,6 +22,9 @@ PEER_PACKAGES: Dict[str, List[str]] = {
     'envpool': ['envpool==1.2.5'],
     # benchmarks/compare/d3rlpy_offline.py: the offline peer (TD3+BC, CQL, IQL)
     'd3rlpy': ['d3rlpy==2.8.1', 'gymnasium>=1.0'],
+    # mappo_vs_benchmarl.py: BenchMARL's MAPPO (benchmarl_mappo.py) on mpe2's simple_spread, the env dizoo wraps;
+    # benchmarl 1.5.2 takes torchrl < 0.12, which resolves with the local torch 2.13 wheel
+    'benchmarl': ['benchmarl==1.5.2', 'pettingzoo>=1.24.3', 'mpe2'],
     # runners/di_engine_runner.py: DI-engine 0.5.3 at its dizoo configs, with its own pins (gym 0.25.1,
     # numpy < 2, ...) but for `setuptools<=66.1.1`, which torch 2.13 (setuptools >= 77) cannot meet: the
     # package goes in without its dependencies (PEER_NO_DEPS) and these are its requirements less that pin
