@@ -206,6 +206,7 @@ def markdown(data: Dict[str, Any]) -> str:
 
 def main() -> None:
     from ding.utils.fileio import atomic_write_json
+    from seed_guard import refuse_before_running
     from venvs import DEFAULT_VENV_ROOT, ensure_venv
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--algos', nargs='+', default=list(ALGOS), choices=ALGOS)
@@ -223,12 +224,7 @@ def main() -> None:
                    help='the "ours" run with these policy sections changed, e.g. \'{"learn": {"batch_size": 256}}\'')
     p.add_argument('--out', default=os.path.join(HERE, '..', 'results', 'd3rlpy_offline_pendulum.json'))
     args = p.parse_args()
-    if not args.tuning:  # a published table reports on seeds no config was chosen on
-        from seed_guard import SeedRefused, check_reporting_seeds
-        try:
-            check_reporting_seeds(args.seeds)
-        except SeedRefused as e:
-            p.error(str(e))
+    refuse_before_running(p, args.seeds, args.tuning)  # a published table reports on seeds no config was chosen on
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset)
     peer_python = str(ensure_venv(DEFAULT_VENV_ROOT, 'd3rlpy')) if 'd3rlpy' in args.runs else None

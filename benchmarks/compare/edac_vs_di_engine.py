@@ -101,6 +101,7 @@ def markdown(data: Dict[str, Any]) -> str:
 def main() -> None:
     from ding.data.offline_dataset import d4rl_dataset_path
     from ding.utils.fileio import atomic_write_json
+    from seed_guard import refuse_before_running
     from venvs import DEFAULT_VENV_ROOT, ensure_venv
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--seeds', type=int, nargs='+', default=[1000, 1001, 1002])
@@ -114,12 +115,7 @@ def main() -> None:
     p.add_argument('--note', default='', help='what a reader should know of this sitting')
     p.add_argument('--out', default=os.path.join(HERE, '..', 'results', 'edac_vs_di_engine.json'))
     args = p.parse_args()
-    if not args.tuning:  # a published table reports on seeds no config was chosen on
-        from seed_guard import SeedRefused, check_reporting_seeds
-        try:
-            check_reporting_seeds(args.seeds)
-        except SeedRefused as e:
-            p.error(str(e))
+    refuse_before_running(p, args.seeds, args.tuning)  # a published table reports on seeds no config was chosen on
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset or d4rl_dataset_path(DATASET_ID))
     peer_python = str(ensure_venv(DEFAULT_VENV_ROOT, 'di_engine')) if 'di_engine' in args.runs else ''

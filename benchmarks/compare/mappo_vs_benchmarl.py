@@ -100,7 +100,7 @@ def markdown(result: dict) -> str:
 
 
 def main() -> None:
-    from seed_guard import SeedRefused, check_reporting_seeds
+    from seed_guard import refuse_before_running
     from venvs import DEFAULT_VENV_ROOT, ensure_venv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--seeds', type=int, nargs='+', default=[1000, 1001, 1002])
@@ -113,11 +113,7 @@ def main() -> None:
     parser.add_argument('--threads', type=int, default=1)
     parser.add_argument('--out', default=str(REPO / 'benchmarks/results/mappo_vs_benchmarl.json'))
     args = parser.parse_args()
-    if not args.tuning:
-        try:
-            check_reporting_seeds(args.seeds)
-        except SeedRefused as e:
-            parser.error(str(e))
+    refuse_before_running(parser, args.seeds, args.tuning)
     torch.set_num_threads(args.threads)
     metric_err = check_our_metric()
     if metric_err > 1e-4:

@@ -5,6 +5,7 @@ threshold never comes from a seed its config was chosen on. Each sweep script re
 it ran in its results JSON as `tuning_seeds`; a reported table may use none of them.
 Standard library only.
 """
+import argparse
 import json
 from pathlib import Path
 from typing import Iterable, List, Sequence
@@ -46,3 +47,14 @@ def check_reporting_seeds(seeds: Iterable[int], sweeps: Sequence[Path] = SWEEP_R
             if seed in used:
                 raise SeedRefused(f'seed {seed} was tuned on by the sweep recorded in {path}: '
                                   'report on seeds no sweep used (or pass --tuning)')
+
+
+def refuse_before_running(parser: argparse.ArgumentParser, seeds: Iterable[int], tuning: bool) -> None:
+    """A driver's first step: unless `tuning`, stop with the parser's one-line error (exit status 2)
+    naming the first seed a published table may not use, before anything is made or trained."""
+    if tuning:
+        return
+    try:
+        check_reporting_seeds(seeds)
+    except SeedRefused as refusal:
+        parser.error(str(refusal))
