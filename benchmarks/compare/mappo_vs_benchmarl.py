@@ -38,6 +38,10 @@ from ding.utils.fileio import atomic_write_json  # noqa: E402
 from dizoo.petting_zoo.envs.petting_zoo_simple_spread_env import PettingZooEnv  # noqa: E402
 
 PEER_SCRIPT = REPO / 'benchmarks' / 'compare' / 'benchmarl_mappo.py'
+# Ours at BenchMARL's network sizes (its MLP [256, 256] for actor and critic; ours: actor 3 x 256, critic
+# 2 x 512): an encoder layer and one head layer of 256 each. The activation stays ours (ReLU; BenchMARL: tanh).
+PEER_NET = {'model.actor_head_hidden_size': 256, 'model.actor_head_layer_num': 1,
+            'model.critic_head_hidden_size': 256, 'model.critic_head_layer_num': 1}
 
 
 def check_our_metric(seed: int = 3) -> float:
@@ -85,18 +89,22 @@ def as_log(run: dict, stop: str) -> dict:
 
 
 def markdown(result: dict) -> str:
-    """The table row: each framework's median time and env steps to the threshold, and the ratio."""
-    ours, peer = result['summary']['ours'], result['summary']['benchmarl']
-    budget = result['max_env_step']
-    capped = bool(ours['wall_capped'] or peer['wall_capped'])
-    ratio = None if ours['median_wall_s'] is None or peer['median_wall_s'] is None \
-        else ours['median_wall_s'] / peer['median_wall_s']
+    """The table row: each column's median time and env steps to the threshold, and ours over BenchMARL."""
+    summary, budget = result['summary'], result['max_env_step']
+    capped = any(summary[name]['wall_capped'] for name in summary)
+
+    def ratio(name: str) -> str:
+        ours, peer = summary[name]['median_wall_s'], summary['benchmarl']['median_wall_s']
+        return format_ratio(None if ours is None or peer is None else ours / peer, capped)
     return '\n'.join([
-        '| benchmark | threshold | ding (ours) | BenchMARL | ours / BenchMARL |', '|---|---|---|---|---|',
-        f"| MAPPO simple_spread (3 agents, 25 steps) | {result['threshold']:g} | {format_cell(ours, budget)} | "
-        f"{format_cell(peer, budget)} | {format_ratio(ratio, capped)} |",
-        '', f"Seeds {', '.join(map(str, result['seeds']))}; each framework runs to the threshold or "
-            f"{budget:,} env steps, evaluations included in the wall time."])
+        '| benchmark | threshold | ding (ours) | ding (ours), BenchMARL\'s network sizes | BenchMARL | ours / BenchMARL '
+        '| ours at its sizes / BenchMARL |', '|---|---|---|---|---|---|---|',
+        f"| MAPPO simple_spread (3 agents, 25 steps) | {result['threshold']:g} | {format_cell(summary['ours'], budget)} | "
+        f"{format_cell(summary['ours_peer_net'], budget)} | {format_cell(summary['benchmarl'], budget)} | "
+        f"{ratio('ours')} | {ratio('ours_peer_net')} |",
+        '', f"Seeds {', '.join(map(str, result['seeds']))}; each framework runs to the threshold or {budget:,} env "
+            f"steps, evaluations included in the wall time. Networks: ours an actor of 3 x 256 and a critic of 2 x 512 "
+            f"(ReLU); at BenchMARL's sizes 2 x 256 each (ReLU); BenchMARL 2 x 256 each (tanh)."])
 
 
 def main() -> None:
@@ -120,13 +128,16 @@ def main() -> None:
         raise RuntimeError(f"ding's simple_spread return differs from DI-engine's definition by {metric_err}")
     peer_python = str(ensure_venv(DEFAULT_VENV_ROOT, 'benchmarl'))
     load_start, t_start = os.getloadavg(), time.time()
-    ours, peer = {}, {}
+    ours, ours_peer_net, peer = {}, {}, {}
     for seed in args.seeds:
         ours[seed] = run_ours(seed, args, dict(DEFAULT_OVERRIDES))
         print(f"ours seed {seed}: reached={ours[seed]['reached']} last evals {ours[seed]['evals'][-2:]}", flush=True)
+        ours_peer_net[seed] = run_ours(seed, args, dict(DEFAULT_OVERRIDES, **PEER_NET))
+        print(f"ours at BenchMARL's sizes seed {seed}: reached={ours_peer_net[seed]['reached']}", flush=True)
         peer[seed] = run_peer(peer_python, seed, args)
         print(f"benchmarl seed {seed}: {peer[seed].get('stop')} last evals {peer[seed]['evals'][-2:]}", flush=True)
     ours_logs = {s: as_log(r, 'threshold' if r['reached'] else 'env_step_budget') for s, r in ours.items()}
+    peer_net_logs = {s: as_log(r, 'threshold' if r['reached'] else 'env_step_budget') for s, r in ours_peer_net.items()}
     peer_logs = {s: as_log(r, r.get('stop', 'no_end_record')) for s, r in peer.items()}
     first = next(iter(peer.values()))
     result = {
@@ -137,13 +148,19 @@ def main() -> None:
         'metric_check_max_abs_err_ours': metric_err,
         'metric_check_max_abs_err_peer': first.get('metric_check_max_abs_err'),
         'ours': {'config': 'dizoo ptz_simple_spread_mappo_config', 'overrides': DEFAULT_OVERRIDES,
-                 'eval_every_env_steps': args.eval_every, 'eval_episodes': args.eval_episodes},
+                 'peer_net_overrides': PEER_NET, 'eval_every_env_steps': args.eval_every,
+                 'eval_episodes': args.eval_episodes},
         'benchmarl': {'version': '1.5.2', 'hyperparameters': first['hyperparameters'],
                       'task_config': first['task_config'], 'eval_every_frames': 6000,
                       'eval_episodes': args.eval_episodes, 'wall_cap_s': args.peer_max_wall_s},
         'summary': {'ours': summarize_threshold(ours_logs, args.threshold),
+                    'ours_peer_net': summarize_threshold(peer_net_logs, args.threshold),
                     'benchmarl': summarize_threshold(peer_logs, args.threshold)},
-        'curves': {'ours': {s: r['evals'] for s, r in ours.items()}, 'benchmarl': {s: r['evals'] for s, r in peer.items()},
+        'runs_end': {'benchmarl': {s: {'stop': r.get('stop'), 'total_wall_s': r.get('total_wall_s')}
+                                   for s, r in peer.items()}},
+        'curves': {'ours': {s: r['evals'] for s, r in ours.items()},
+                   'ours_peer_net': {s: r['evals'] for s, r in ours_peer_net.items()},
+                   'benchmarl': {s: r['evals'] for s, r in peer.items()},
                    'format': '(env_steps, train_iter, wall_s, mean greedy return)'},
     }
     result['markdown'] = markdown(result)

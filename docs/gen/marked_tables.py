@@ -12,6 +12,7 @@ from performance_tables import _load_benchmark_module
 TABLES = {
     'action_masking.md': ('benchmarks/results/maskable_ppo.json', 'benchmarks/compare/maskable_ppo.py'),
     'offline.md': ('benchmarks/results/d3rlpy_offline_pendulum.json', 'benchmarks/compare/d3rlpy_offline.py'),
+    'multiagent.md': ('benchmarks/results/mappo_vs_benchmarl.json', 'benchmarks/compare/mappo_vs_benchmarl.py'),
 }
 
 
