@@ -67,7 +67,6 @@ def check_our_metric(seed: int = 3) -> float:
     return worst
 
 
-
 def run_peer(peer_python: str, seed: int, args) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'peer.json')
