@@ -23,7 +23,6 @@ import datetime
 import functools
 import os
 import sys
-import tempfile
 from typing import Any, Dict, List
 
 import numpy as np
@@ -52,11 +51,11 @@ def ensure_dataset(path: str) -> str:
 def reference_returns(data_path: str, episodes: int) -> Dict[str, float]:
     """Uniform random play's return on the protocol's episodes, and the dataset's mean episode return."""
     from ding.data.offline_dataset import load_hdf5
-    rng = np.random.default_rng(0)
-    random_play = evaluate(lambda obs: rng.uniform(-1, 1, 6), EVAL_ENV_ID, episodes)
+    from dizoo.d4rl.entry.d4rl_make_dataset import mean_episode_return
     batch = load_hdf5(data_path)
-    reward, ends = np.asarray(batch['reward']), np.flatnonzero(np.asarray(batch['done']) | np.asarray(batch['truncated']))
-    return {'random': random_play, 'dataset': float(np.add.reduceat(reward, np.r_[0, ends[:-1] + 1]).mean())}
+    rng, width = np.random.default_rng(0), np.asarray(batch['action']).shape[1]
+    return {'random': evaluate(lambda obs: rng.uniform(-1, 1, width), EVAL_ENV_ID, episodes),
+            'dataset': mean_episode_return(batch['reward'], batch['done'], batch['truncated'])}
 
 
 def one_run(name: str, peer_python: str, data_path: str, updates: int, eval_every: int, episodes: int,

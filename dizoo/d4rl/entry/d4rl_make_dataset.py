@@ -66,6 +66,12 @@ def record(env_id: str, policy: Any, episodes: int, seed: int) -> Dict[str, np.n
     return {k: np.asarray(v, dtype=bool if k in ('done', 'truncated') else np.float32) for k, v in rows.items()}
 
 
+def mean_episode_return(reward: np.ndarray, done: np.ndarray, truncated: np.ndarray) -> float:
+    """The mean return of the episodes a dataset's columns hold (each ends at done or truncated)."""
+    ends = np.flatnonzero(np.asarray(done) | np.asarray(truncated))
+    return float(np.add.reduceat(np.asarray(reward), np.r_[0, ends[:-1] + 1]).mean())
+
+
 def make_dataset(env_id: str, out: Optional[str] = None, episodes: int = 100, train_steps: Optional[int] = None,
                  seed: int = 0, sac_dir: Optional[str] = None) -> Dict[str, Any]:
     """Write the dataset; returns {'path', 'transitions', 'mean_return', 'episodes'}."""
@@ -80,7 +86,7 @@ def make_dataset(env_id: str, out: Optional[str] = None, episodes: int = 100, tr
     save_offline_data(columns, out, 'd4rl')  # D4RL's layout: observations, actions, rewards, terminals, timeouts
     ends = np.flatnonzero(columns['done'] | columns['truncated'])
     info = {'path': out, 'transitions': len(columns['reward']), 'episodes': len(ends),
-            'mean_return': float(np.add.reduceat(columns['reward'], np.r_[0, ends[:-1] + 1]).mean())}
+            'mean_return': mean_episode_return(columns['reward'], columns['done'], columns['truncated'])}
     logger.info('dataset %s', info)
     return info
 
