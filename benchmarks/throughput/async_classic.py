@@ -6,6 +6,12 @@ in this process, a CPU learner) for a fixed number of env steps, each through th
 own runner (benchmarks/compare/runners/ours_runner.py, one process per run, one torch thread),
 sync and async alternating within each round. Nothing sleeps: the envs are the gymnasium ones.
 
+With `--managers base subprocess` each pipeline also runs with its envs in the subprocess
+manager (rows `<benchmark>_subprocess`). Async mode overlaps steps only where some stage waits
+outside the GIL (ding/framework/async_pipeline.py, why_sync): with envs in this process and a
+CPU learner its steps run one after another, as in sync mode; with envs in worker processes the
+collector waits on them, and the steps overlap.
+
 Reported per benchmark: the median wall seconds of each mode and async / sync of the medians
 (above 1: async is slower), with each run's evaluation seconds. The evaluation (every 1,000 env
 steps, one observation at a time) is a stage of the pipeline like any other, so in async mode it
@@ -22,7 +28,7 @@ other (every torch op releases it). Two such learners in two processes side by s
 too (`learner_alone_us`, `learner_beside_another_process_us`): the cores themselves do not slow
 each other down.
 
-    python benchmarks/throughput/async_classic.py [--rounds 3] [--seed 7] [--out PATH]
+    python benchmarks/throughput/async_classic.py [--rounds 3] [--seed 7] [--managers base subprocess] [--out PATH]
 
 Writes benchmarks/results/async_classic.json.
 """
@@ -55,11 +61,13 @@ OUT = os.path.join(BENCH, 'results', 'async_classic.json')
 ENV_STEPS = {'dqn_cartpole_v1': 6000, 'sac_pendulum': 4000}
 
 
-def one_run(bench: str, seed: int, env_steps: int, async_mode: bool) -> dict:
+def one_run(bench: str, seed: int, env_steps: int, async_mode: bool, manager: str = 'base') -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'log.jsonl')
         cmd = [sys.executable, RUNNER, '--benchmark', bench, '--seed', str(seed), '--out', log, '--max-env-steps',
                str(env_steps), '--torch-threads', '1', '--whole-budget'] + (['--async-mode'] if async_mode else [])
+        if manager != 'base':  # the collector's envs (the evaluator's stay in this process)
+            cmd += ['--override', json.dumps({'env': {'manager': {'type': manager}}})]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         end = read_log(log)['end']
     return dict(env_steps=end['env_steps'], wall_s=end['wall_s'], eval_s=end['eval_s'],
@@ -145,6 +153,8 @@ def main() -> None:
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--seed', type=int, default=7)
     p.add_argument('--benchmarks', nargs='+', default=list(ENV_STEPS), choices=list(ENV_STEPS))
+    p.add_argument('--managers', nargs='+', default=['base'], choices=['base', 'subprocess'],
+                   help="the collector's env manager; a row per benchmark and manager")
     p.add_argument('--out', default=OUT)
     p.add_argument('--part', nargs='+', default=['pipelines', 'split'], choices=['pipelines', 'split'],
                    help='a part left out keeps its figures from the results file')
@@ -162,19 +172,21 @@ def main() -> None:
     result['machine'] = dict(cores=len(os.sched_getaffinity(0)), python=platform.python_version())
     if 'pipelines' in args.part:
         result.update(seed=args.seed, rounds=args.rounds)
-    for bench in args.benchmarks if 'pipelines' in args.part else ():
+    rows = [(b, m) for b in args.benchmarks for m in args.managers] if 'pipelines' in args.part else []
+    for bench, manager in rows:
+        name = bench if manager == 'base' else f'{bench}_{manager}'
         runs = {'sync': [], 'async': []}
         with CpuTimes() as cpu:  # the machine's busy/idle/steal over the runs: it must be otherwise idle
             for r in range(args.rounds):
                 for mode in ('sync', 'async'):
-                    run = one_run(bench, args.seed, ENV_STEPS[bench], mode == 'async')
+                    run = one_run(bench, args.seed, ENV_STEPS[bench], mode == 'async', manager)
                     runs[mode].append(run)
-                    print(f'{bench} round {r} {mode}: {run}', flush=True)
+                    print(f'{name} round {r} {mode}: {run}', flush=True)
         med = {m: statistics.median(x['wall_s'] for x in rs) for m, rs in runs.items()}
-        result['benchmarks'][bench] = dict(
-            date=_now(), env_steps=ENV_STEPS[bench], cpu=cpu.fractions, runs=runs, median_wall_s=med,
-            async_over_sync=round(med['async'] / med['sync'], 3))
-        print(bench, result['benchmarks'][bench]['async_over_sync'], flush=True)
+        result['benchmarks'][name] = dict(
+            date=_now(), env_steps=ENV_STEPS[bench], env_manager=manager, cpu=cpu.fractions, runs=runs,
+            median_wall_s=med, async_over_sync=round(med['async'] / med['sync'], 3))
+        print(name, result['benchmarks'][name]['async_over_sync'], flush=True)
     if 'split' in args.part:
         with CpuTimes() as cpu:
             result['two_stage_split'] = two_stage_split()

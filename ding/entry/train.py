@@ -49,8 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--no-progress', action='store_true', 
                         help='no live progress line (progress.csv and result.json are still written)')
     parser.add_argument('--async', dest='async_mode', action='store_true',
-                        help='overlap collection with training (async_mode; where overlap does not pay, steps run '
-                        'alone, as in sync mode); a resumed async run is not identical to an uninterrupted one')
+                        help='overlap collection with training (async_mode); with envs in this process and a CPU '
+                        'learner, where overlap cannot pay, steps run one after another as in sync mode (envs in '
+                        'subprocess workers or a GPU learner overlap); a resumed async run is not identical to an '
+                        'uninterrupted one')
     parser.add_argument('--max-lag', type=non_negative_int, default=None,
                         help='with --async: steps collection may run ahead of training (default 1). A learner that '
                         'trains on every k-th step (IMPALA) overlaps a whole update only with k or more; the '

@@ -1,5 +1,6 @@
 """Middleware contracts: which ctx fields a middleware reads and writes, which config keys
-it needs, and whether it may overlap with later stages in async mode.
+it needs, whether it may overlap with later stages in async mode, and whether it waits on
+work that does not hold this interpreter's GIL (only then can overlap pay).
 
 A factory declares its contract on the callable it returns:
 
@@ -23,15 +24,22 @@ def contract(
         writes: Sequence[str] = (),
         name: str = None,
         fresh_weights: bool = False,
+        waits_outside_gil: bool = False,
 ) -> Callable:
     """Attach a contract to `fn` and return it.
 
     fresh_weights=True says the stage must see weights updated by every earlier step
     (an on-policy learner): in async mode the task does not let it run ahead.
+
+    waits_outside_gil=True says the stage spends real time waiting on work that does not hold
+    this interpreter's GIL: envs stepping in other processes, a GPU, the network. Two stages
+    that both run Python and small torch ops take turns on the GIL, so async mode overlaps
+    steps only when some stage waits outside it. A middleware without a contract is assumed to.
     """
     fn.reads = tuple(reads)
     fn.writes = tuple(writes)
     fn.fresh_weights = fresh_weights
+    fn.waits_outside_gil = waits_outside_gil
     if name is not None:
         fn.middleware_name = name
     return fn
@@ -46,8 +54,14 @@ def inherit_contract(wrapper: Callable, fn: Callable, name: Optional[str] = None
     if has_contract(fn):
         wrapper.reads, wrapper.writes = fn.reads, fn.writes
     wrapper.fresh_weights = getattr(fn, 'fresh_weights', False)
+    wrapper.waits_outside_gil = waits_outside_gil(fn)
     wrapper.middleware_name = name or middleware_name(fn)
     return wrapper
+
+
+def waits_outside_gil(fn: Callable) -> bool:
+    """The contract's `waits_outside_gil`; True for a middleware that states none (it may)."""
+    return bool(getattr(fn, 'waits_outside_gil', True))
 
 
 def middleware_name(fn: Callable) -> str:

@@ -8,7 +8,7 @@ import inspect
 import threading
 from typing import Any, Callable, Generator, List, Optional, Tuple
 
-from ding.framework.contract import has_contract, inherit_contract, middleware_name
+from ding.framework.contract import has_contract, inherit_contract, middleware_name, waits_outside_gil
 
 Middleware = Callable[[Any], Any]
 
@@ -167,6 +167,7 @@ def _combined(wrapper: Middleware, fns: Tuple[Middleware, ...], kind: str, seque
     names = ', '.join(middleware_name(fn) for fn in fns)
     wrapper.middleware_name = f'{kind}({names})'
     wrapper.fresh_weights = any(getattr(fn, 'fresh_weights', False) for fn in fns)
+    wrapper.waits_outside_gil = any(waits_outside_gil(fn) for fn in fns)
     if all(has_contract(fn) for fn in fns):
         written: set = set()
         reads: List[str] = []
@@ -185,5 +186,5 @@ def void() -> Middleware:
     def _void(ctx: Any) -> None:
         return None
 
-    _void.reads, _void.writes, _void.fresh_weights = (), (), False
+    _void.reads, _void.writes, _void.fresh_weights, _void.waits_outside_gil = (), (), False, False
     return _void

@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import Any, Callable, Iterable, List, Optional, Set, Tuple, Union
 
-from ding.framework.async_pipeline import AsyncPipeline, can_overlap
+from ding.framework.async_pipeline import AsyncPipeline, check_one_writer, why_sync
 from ding.framework.context import Context
 from ding.framework.contract import has_contract, inherit_contract
 from ding.framework.events import EventBus
@@ -147,7 +147,7 @@ class Task:
         with self._phase_lock:
             self._unwinding = True
         try:
-            self.backward()
+            self.backward(async_mode=False)  # in this loop, never by the hand-step pool
         finally:
             with self._phase_lock:
                 late = self._finish_late and not self._finish  # else finish was set here too
@@ -188,12 +188,17 @@ class Task:
         if not self._running:
             raise RuntimeError('task.run() needs a started task: use `with task.start(...):`')
         self.router.running()
+        runs_as_sync = why_sync(self._middleware, self.max_lag) if self.async_mode else None
         mode = f'async mode, max_lag {self.max_lag}' if self.async_mode else 'sync mode'
         logger.info('pipeline (%s):\n%s', mode, self.pipeline_table())
+        if runs_as_sync:
+            logger.warning('async_mode: steps run one after another, as in sync mode: %s', runs_as_sync)
         if not self.ctx.strict:  # custom names a contract states are meant, however close to a field
             self.ctx.declare(*custom_contract_names(self._middleware, type(self.ctx)))
         warn_wiring(self._middleware, self.ctx)
-        if self.async_mode and can_overlap(self._middleware, self.max_lag):
+        if self.async_mode:  # whether or not its steps overlap here: the same pipeline may elsewhere
+            check_one_writer(self._middleware, self.ctx.kept_names)
+        if self.async_mode and runs_as_sync is None:
             pipeline = AsyncPipeline(
                 list(self._middleware), self.ctx, self.max_lag, self._local, lambda: self._finish, self._completed,
                 torch_threads=self.torch_threads, on_error=self._events.release_waiters)

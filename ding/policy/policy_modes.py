@@ -67,6 +67,10 @@ class _Mode:
     def policy(self) -> 'Policy':
         return self._policy
 
+    @property
+    def device(self) -> torch.device:
+        return self._policy.device
+
     def __repr__(self) -> str:
         return f'{type(self).__name__}({self._policy!r})'
 

@@ -41,7 +41,9 @@ def busy_pipeline(every, seen, in_stage, lock):
         if ctx.total_step % every == every - 1:
             task.between_steps(lambda c: seen.append((in_stage[0], c.env_step, c.train_iter)))
 
-    return [contract(saver, name='saver'), contract(tracked(collect), writes=('env_step', ), name='collect'),
+    # the collector waits outside the GIL (as envs in a subprocess manager do): the steps overlap
+    return [contract(saver, name='saver'),
+            contract(tracked(collect), writes=('env_step', ), name='collect', waits_outside_gil=True),
             contract(tracked(push), name='push'),
             contract(tracked(learn), reads=('train_iter', ), writes=('train_iter', ), name='learn')]
 

@@ -7,7 +7,8 @@ from ding.framework.contract import contract
 
 
 def counting_pipeline(log):
-    """evaluator -> collector -> pusher -> learner -> logger, as contracts declare them."""
+    """evaluator -> collector -> pusher -> learner -> logger, as contracts declare them; the
+    collector stands for envs stepping in other processes, so async mode overlaps the steps."""
 
     def evaluator(ctx):
         if ctx.train_iter - ctx.last_eval_iter >= 10:
@@ -33,7 +34,7 @@ def counting_pipeline(log):
 
     return [
         contract(evaluator, reads=('train_iter', 'last_eval_iter'), writes=('last_eval_iter', 'last_eval_value')),
-        contract(collector, writes=('env_step', 'env_episode', 'trajectories')),
+        contract(collector, writes=('env_step', 'env_episode', 'trajectories'), waits_outside_gil=True),
         contract(pusher, reads=('trajectories', ), writes=('trajectories', )),
         contract(learner, reads=('train_iter', ), writes=('train_iter', 'train_output')),
         contract(logger, reads=('env_step', )),
@@ -324,7 +325,8 @@ def test_a_field_written_by_two_contracts_that_is_not_kept_is_allowed(fresh_task
         ctx.env_step += 1
 
     with task.start(async_mode=True, ctx=OnlineRLContext()):
-        task.use(contract(first, writes=('obs', ))).use(contract(second, reads=('obs', ), writes=('obs', 'env_step')))
+        task.use(contract(first, writes=('obs', ), waits_outside_gil=True))
+        task.use(contract(second, reads=('obs', ), writes=('obs', 'env_step')))
         task.run(4)
         assert task.ctx.env_step == 4
 

@@ -1,6 +1,8 @@
 """IMPALA end to end (slow): DI-engine's `cartpole_impala_config` reaches 195 on CartPole-v0 with
 the middleware of DI-engine's `ding/example/impala.py` (StepCollector -> data_pusher grouped
-by env -> OffPolicyLearner sampling 8-step windows) in async mode. Through `ding train`
+by env -> OffPolicyLearner sampling 8-step windows) in async mode, the collector's envs in
+subprocess workers so that the steps overlap (in this process they would run as in sync mode:
+async_pipeline.why_sync). Through `ding train`
 (the tuned pair on the same config) it is tests/learning/test_tuned_pairs.py's.
 
 DI-engine 0.5.3's `ding/example/impala.py` itself trains LunarLander (its config is
@@ -20,7 +22,7 @@ def test_impala_reaches_195_on_cartpole_v0_in_async_mode(tmp_path):
     import gymnasium as gym
     from ding.config import compile_config
     from ding.data import DequeBuffer
-    from ding.envs import BaseEnvManagerV2, DingEnvWrapper
+    from ding.envs import BaseEnvManagerV2, DingEnvWrapper, SubprocessEnvManagerV2
     from ding.framework import task
     from ding.framework.context import OnlineRLContext
     from ding.framework.middleware import (OffPolicyLearner, StepCollector, data_pusher, interaction_evaluator,
@@ -33,7 +35,7 @@ def test_impala_reaches_195_on_cartpole_v0_in_async_mode(tmp_path):
     with task.start(async_mode=True, ctx=OnlineRLContext()):
         assert task.async_mode
         make = lambda: DingEnvWrapper(gym.make('CartPole-v0'))  # noqa: E731
-        collector_env = BaseEnvManagerV2([make for _ in range(cfg.env.collector_env_num)], cfg.env.manager)
+        collector_env = SubprocessEnvManagerV2([make for _ in range(cfg.env.collector_env_num)])
         evaluator_env = BaseEnvManagerV2([make for _ in range(cfg.env.evaluator_env_num)], cfg.env.manager)
         set_pkg_seed(cfg.seed, use_cuda=False)
         policy = IMPALAPolicy(cfg.policy)
@@ -44,6 +46,7 @@ def test_impala_reaches_195_on_cartpole_v0_in_async_mode(tmp_path):
         task.use(data_pusher(cfg, buffer_, group_by_env=True))
         task.use(OffPolicyLearner(cfg, policy.learn_mode, buffer_))
         task.use(termination_checker(max_env_step=80_000))
-        task.run()
+        with collector_env:  # its workers end with the test
+            task.run()
         ctx = task.ctx
     assert ctx.last_eval_value >= 195 and ctx.env_step <= 80_000 + 128

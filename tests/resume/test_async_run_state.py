@@ -1,6 +1,9 @@
 """`ding train --async`: every run-state checkpoint holds whole steps, as in sync mode. The
 saver waits until no step is in flight (task.between_steps); saving at the step's end instead
-caught the next step between its collector and its pusher, or inside the learner."""
+caught the next step between its collector and its pusher, or inside the learner. With envs in
+this process the steps do not overlap (async_pipeline.why_sync): the sync loop must then run
+each step's backward parts itself, not hand them to the pool of `task.backward`, or the saver
+ran beside the next step."""
 import json
 
 import pytest
@@ -24,7 +27,14 @@ def unaccounted(state: dict) -> tuple:
     return ctx['env_step'] - rows, policy['learn_step'] - ctx['train_iter']
 
 
-def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch):
+def with_manager(manager: str) -> str:
+    config = json.loads(SMALL)
+    config['env']['manager'] = {'type': manager}
+    return json.dumps(config)
+
+
+@pytest.mark.parametrize('manager', ['base', 'subprocess'])  # steps run one by one / overlap
+def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch, manager):
     captured = []
     capture = RunStateSaver.capture
 
@@ -36,7 +46,7 @@ def test_async_run_state_checkpoints_hold_whole_steps(tmp_path, monkeypatch):
     monkeypatch.setattr(RunStateSaver, 'capture', checked)
     monkeypatch.chdir(tmp_path)
     code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '800', '--checkpoint-freq',
-                      '40', '--config', SMALL, '--exp-name', 'run', '--no-progress', '--async'])
+                      '40', '--config', with_manager(manager), '--exp-name', 'run', '--no-progress', '--async'])
     assert code == 0
     assert json.loads((tmp_path / 'run' / 'run.json').read_text())['async_mode'] is True
     assert len(captured) >= 15 and captured[-1][1] is True  # the last one is the finished run's
@@ -54,8 +64,8 @@ def test_max_lag_reaches_the_pipeline_and_run_json_and_needs_async(tmp_path, mon
 
     monkeypatch.setattr(async_pipeline.AsyncPipeline, '__init__', recorded)
     monkeypatch.chdir(tmp_path)
-    code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '200', '--config', SMALL,
-                      '--exp-name', 'run', '--no-progress', '--async', '--max-lag', '3'])
+    code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-env-step', '200', '--config',
+                      with_manager('subprocess'), '--exp-name', 'run', '--no-progress', '--async', '--max-lag', '3'])
     assert code == 0 and lags == [3]
     assert json.loads((tmp_path / 'run' / 'run.json').read_text())['max_lag'] == 3
     code = ding_main(['train', '--algo', 'dqn', '--env', 'CartPole-v1', '--max-lag', '3', '--exp-name', 'other'])

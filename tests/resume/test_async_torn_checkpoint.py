@@ -3,7 +3,9 @@ iteration, and a thread saving the learner state as fast as it can while the lea
 updates), produces no torn checkpoint. For every optimizer step the test records a
 fingerprint of the weights it produced; each checkpoint, loaded back from its file, must
 hold the weights of exactly the optimizer step its Adam state counts; `eval.pth.tar` the
-weights of one whole optimizer step (those the evaluator played)."""
+weights of one whole optimizer step (those the evaluator played). The collector's envs step in
+subprocess workers, so the steps overlap (with envs in this process they would run as in sync
+mode: async_pipeline.why_sync)."""
 import copy
 import glob
 import hashlib
@@ -16,7 +18,7 @@ import torch
 
 from ding.config import compile_config
 from ding.data import DequeBuffer
-from ding.envs import BaseEnvManagerV2, get_vec_env_setting
+from ding.envs import BaseEnvManagerV2, SubprocessEnvManagerV2, get_vec_env_setting
 from ding.framework import task
 from ding.framework.context import OnlineRLContext
 from ding.framework.middleware import (CkptSaver, OffPolicyLearner, StepCollector, data_pusher,
@@ -78,7 +80,7 @@ def test_async_sac_checkpoints_are_never_torn(tmp_path):
     cfg.policy.eval.evaluator.eval_freq = 200
     cfg = compile_config(cfg, create_cfg=copy.deepcopy(create_config), auto=True, seed=0, save_cfg=False)
     env_fn, collector_cfgs, evaluator_cfgs = get_vec_env_setting(cfg.env)
-    collector_env = BaseEnvManagerV2([partial(env_fn, c) for c in collector_cfgs])
+    collector_env = SubprocessEnvManagerV2([partial(env_fn, c) for c in collector_cfgs])
     evaluator_env = BaseEnvManagerV2([partial(env_fn, c) for c in evaluator_cfgs])
     set_pkg_seed(cfg.seed, use_cuda=False)
     policy = SACPolicy(cfg.policy)

@@ -80,6 +80,9 @@ class BaseEnvManagerV2(TimestepAdapter):
     )
     steps_env_subsets = True  # its `_step_envs` steps only the envs marked in `_active`
     watches_envs = True  # its envs run in this process: a watchdog reports one that hangs
+    # Whether the envs step without this interpreter's GIL (in other processes or threads of C):
+    # only then can async mode overlap collection with training (contract.py, waits_outside_gil).
+    envs_step_outside_gil = False
 
     default_config = classmethod(merged_class_config)
 

@@ -37,6 +37,7 @@ class EnvPoolEnvManager(GymVectorEnvManager):
     """`EnvPoolEnvManager(env_fn, cfg)` with `cfg.env_id` an EnvPool task id (e.g. 'CartPole-v1');
     `cfg.env_num` may replace `env_fn`."""
     config = dict(type='envpool', env_id=None, env_num=None, num_threads=0, envpool_kwargs=dict())
+    envs_step_outside_gil = True  # EnvPool's C++ threads
 
     def __init__(self, env_fn: Optional[Sequence[Callable[[], Any]]] = None, cfg: Optional[Mapping] = None) -> None:
         self._envpool = import_envpool()

@@ -29,6 +29,10 @@ class GroupedEnvManager(TimestepAdapter):
             if hasattr(group, 'show_env_ids_from'):  # fault logs name envs by their global ids
                 group.show_env_ids_from(lo)
 
+    @property
+    def envs_step_outside_gil(self) -> bool:
+        return any(getattr(g, 'envs_step_outside_gil', True) for g in self.groups)
+
     def _spans(self) -> Iterator[Tuple[Any, int, int]]:
         """(group, first global id, one past its last global id) for each group."""
         for group, lo in zip(self.groups, self._offsets):

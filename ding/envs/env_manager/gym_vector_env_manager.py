@@ -70,6 +70,10 @@ class GymVectorEnvManager(BaseEnvManagerV2):
     watches_envs = False  # its own `_step_envs`: the watchdog would have nothing to look at
     config = dict(type='gym_vector', vector='async', shared_memory=True, context=None)
 
+    @property
+    def envs_step_outside_gil(self) -> bool:
+        return self._cfg.vector == 'async'  # gymnasium's AsyncVectorEnv: worker processes
+
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
         self._vec = None
         self._reset_obs: Optional[np.ndarray] = None

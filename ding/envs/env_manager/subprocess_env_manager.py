@@ -62,6 +62,7 @@ class SubprocessEnvManagerV2(BaseEnvManagerV2):
     )
     worker_cls = EnvWorker
     watches_envs = False  # its envs run in workers, timed out by step_timeout
+    envs_step_outside_gil = True
 
     def __init__(self, env_fn: Sequence[Callable[[], Any]], cfg: Optional[Mapping] = None) -> None:
         self._handles: List[WorkerHandle] = []

@@ -34,6 +34,20 @@ def warn_once(key: str, message: str) -> None:
         logger.warning(message)
 
 
+def envs_step_outside_gil(env: Any) -> bool:
+    """For a collector's contract (waits_outside_gil): whether `env`'s envs step in other
+    processes or threads of C; a manager that does not say is assumed to."""
+    return bool(optional_attr(env, 'envs_step_outside_gil', True))
+
+
+def learns_outside_gil(policy: Any) -> bool:
+    """For a learner's contract (waits_outside_gil): an update on a GPU leaves this process's
+    cores waiting; one on the CPU runs torch op by op under the GIL. A policy that names no
+    `device` is assumed to."""
+    device = optional_attr(policy, 'device')
+    return device is None or getattr(device, 'type', str(device)) != 'cpu'
+
+
 def run_inline(middleware: Callable, ctx: Any) -> Callable[[], None]:
     """Run `middleware` up to its yield now; return a function running its post-yield part
     (the onion's own start/finish, without `task.wrap`'s stack: a learner updates priorities

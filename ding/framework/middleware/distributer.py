@@ -23,7 +23,7 @@ class _Exchange:
         return getattr(exchangers, cls.__name__)(*args, **kwargs)
 
     def __init__(self) -> None:
-        contract(self, name=type(self).__name__)
+        contract(self, name=type(self).__name__, waits_outside_gil=True)  # on Ray messages
 
     def __call__(self, ctx: Any) -> None:
         pass

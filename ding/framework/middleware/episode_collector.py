@@ -42,7 +42,8 @@ class EpisodeCollector(_common.Gated):
         self._recorder = make_recorder(env.env_num) if make_recorder is not None else None
         env.seed(cfg.seed)
         contract(self, reads=('env_step', 'collect_kwargs'),
-                 writes=('episodes', 'env_step', 'env_episode', 'env_restarts', 'dropped_episodes'))
+                 writes=('episodes', 'env_step', 'env_episode', 'env_restarts', 'dropped_episodes'),
+                 waits_outside_gil=_common.envs_step_outside_gil(env))
 
     def __call__(self, ctx: Any) -> None:
         env = self._env

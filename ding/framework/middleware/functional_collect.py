@@ -11,6 +11,7 @@ from ding.data.batch import Batch
 from ding.utils.protocol_adapters import batched_env, batched_policy
 from ding.envs.env_manager.env_faults import dropped_rows, fault_counts
 from ding.framework.contract import contract
+from ding.framework.middleware import _common
 from ding.utils.duck_typing import optional_attr
 
 
@@ -109,4 +110,5 @@ def rolloutor(policy: Any, env: Any, transitions: TransitionList) -> Any:
         ctx.dropped_episodes += now_dropped - dropped_before
 
     return contract(_rollout, reads=('obs', 'action', 'inference_output'),
-                    writes=('env_step', 'env_episode', 'env_restarts', 'dropped_episodes'))
+                    writes=('env_step', 'env_episode', 'env_restarts', 'dropped_episodes'),
+                    waits_outside_gil=_common.envs_step_outside_gil(env))

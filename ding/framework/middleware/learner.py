@@ -34,7 +34,8 @@ def trainer(cfg: Any, policy: Any, log_freq: int = 100) -> Any:
         if all_ranks_true(ctx.train_data is not None):
             update(ctx)
 
-    return contract(_train, reads=('train_data', 'train_iter'), writes=('train_output', 'train_iter'))
+    return contract(_train, reads=('train_data', 'train_iter'), writes=('train_output', 'train_iter'),
+                    waits_outside_gil=_common.learns_outside_gil(policy))
 
 
 def _one_update(policy: Any, log_freq: int) -> Any:
@@ -73,7 +74,7 @@ def multistep_trainer(policy: Any, log_freq: int = 100) -> Any:
             _log_train(ctx.train_iter, outputs[-1])
 
     return contract(_train, reads=('train_data', 'train_iter'), writes=('train_output', 'train_iter'),
-                    fresh_weights=True)
+                    fresh_weights=True, waits_outside_gil=_common.learns_outside_gil(policy))
 
 
 class OffPolicyLearner(_common.Gated):
@@ -90,7 +91,8 @@ class OffPolicyLearner(_common.Gated):
         self._fetcher = offpolicy_data_fetcher(cfg, buffer_)
         self._trainer = _one_update(policy, log_freq)
         self._reward = reward_estimator(cfg, reward_model) if reward_model is not None else None
-        contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'))
+        contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'),
+                 waits_outside_gil=_common.learns_outside_gil(policy))
 
     def __call__(self, ctx: Any) -> None:
         ctx.train_output = _run_updates(ctx, self.updates, self._fetcher, self._reward, self._trainer)
@@ -106,7 +108,8 @@ class HERLearner(_common.Gated):
         self._updates = int(cfg.policy.learn.update_per_collect)
         self._fetcher = her_data_enhancer(cfg, buffer_, her_reward_model)
         self._trainer = _one_update(policy, 100)
-        contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'))
+        contract(self, reads=('train_iter', ), writes=('train_data', 'train_output', 'train_iter'),
+                 waits_outside_gil=_common.learns_outside_gil(policy))
 
     def __call__(self, ctx: Any) -> None:
         ctx.train_output = _run_updates(ctx, self._updates, self._fetcher, None, self._trainer)

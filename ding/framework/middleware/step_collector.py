@@ -79,7 +79,7 @@ class StepCollector(_common.Gated):
         self._begin_check = defer() if defer is not None and own_loop else None
         contract(self, reads=('env_step', 'collect_kwargs'),
                  writes=('trajectories', 'trajectory_end_idx', 'env_step', 'env_episode', 'env_restarts',
-                         'dropped_episodes'))
+                         'dropped_episodes'), waits_outside_gil=_common.envs_step_outside_gil(env))
 
     def __call__(self, ctx: Any) -> None:
         env = self._env
