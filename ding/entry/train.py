@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--algo', help='algorithm, e.g. dqn, ppo, sac, td3 (see `ding list`)')
     parser.add_argument('--env', help='env id, e.g. CartPole-v1, Pendulum-v1 (see `ding list`)')
     parser.add_argument('-f', '--file', help='a tuned config (ding/config/tuned/*.yaml) or a config .py file '
-                        '(main_config, create_config)')
+                        '(main_config, create_config); an offline policy\'s config trains on its dataset, or on '
+                        '--dataset')
     parser.add_argument('--config', default=None, help='JSON object of config overrides, e.g. \'{"policy": '
                         '{"learn": {"learning_rate": 0.0005}}}\'')
     parser.add_argument('--seed', type=seed_value, default=0)
@@ -216,7 +217,7 @@ def summary(ctx: Any) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from ding.entry.train_offline import main as train_offline
+    from ding.entry.train_offline import learns_from_a_dataset, main as train_offline
     dataset = getattr(args, 'dataset', None)
     if dataset and not args.file and (args.algo or '').lower() not in IMITATION_POLICIES:
         return train_offline(args)  # offline: a dataset instead of env interaction
@@ -224,8 +225,11 @@ def main(args: argparse.Namespace) -> int:
     main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     if (create_cfg.get('policy') or {}).get('type') in IMITATION_POLICIES:  # online, from demonstrations
         info = with_demonstrations(main_cfg, info, dataset, args.algo, args.env)
+    elif learns_from_a_dataset(create_cfg):  # -f an offline config: its dataset, or --dataset
+        return train_offline(args, (main_cfg, create_cfg, info))
     elif dataset:
-        return train_offline(args)
+        raise UsageError(f"--dataset: {info.get('source')}'s policy ({create_cfg.policy.get('type')}) learns "
+                         f"online; give an offline config (e.g. dizoo/d4rl/config/*), or --algo and --env")
     from ding.entry.distributed_train import SECTION, plan_from
     plan = plan_from(main_cfg.pop(SECTION, None), args)  # not a key compile_config knows
     budget = args.max_env_step if args.max_env_step is not None else info.get('budget_env_steps')
