@@ -6,8 +6,6 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
-import pytest
 from easydict import EasyDict
 
 from ding.entry.cli import main
@@ -15,17 +13,6 @@ from ding.entry.train_offline import learns_from_a_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 CARTPOLE_BC = str(ROOT / 'dizoo' / 'classic_control' / 'cartpole' / 'config' / 'cartpole_bc_config.py')
-
-
-@pytest.fixture
-def dataset(tmp_path):
-    from ding.data.offline_save import save_offline_data
-    rng = np.random.default_rng(0)
-    n = 128
-    obs = rng.normal(0, 0.05, (n, 4)).astype(np.float32)
-    columns = {'obs': obs, 'action': rng.integers(0, 2, n), 'reward': np.ones(n, np.float32),
-               'next_obs': obs + 0.01, 'done': np.zeros(n, bool), 'truncated': np.zeros(n, bool)}
-    return save_offline_data(columns, str(tmp_path / 'random.pkl'), 'naive')
 
 
 def test_an_offline_config_file_trains_offline_on_the_given_dataset(tmp_path, monkeypatch, dataset, capsys):
