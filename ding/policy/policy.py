@@ -249,11 +249,6 @@ class Policy(ActingWeights):
     def cfg(self) -> EasyDict:
         return self._cfg
 
-    @property
-    def device(self) -> torch.device:
-        """Where the model learns and acts (policy.cuda)."""
-        return self._device
-
     def get_attribute(self, name: str) -> Any:
         for attr in ('_' + name, name):
             if hasattr(self, attr):

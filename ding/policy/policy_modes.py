@@ -69,7 +69,8 @@ class _Mode:
 
     @property
     def device(self) -> torch.device:
-        return self._policy.device
+        """Where the policy learns and acts (policy.cuda)."""
+        return self._policy._device
 
     def __repr__(self) -> str:
         return f'{type(self).__name__}({self._policy!r})'
