@@ -71,8 +71,11 @@ def main(args: argparse.Namespace, from_file: Optional[Tuple[Any, Any, Dict[str,
         raise UsageError('an offline run needs --algo and --env with --dataset, or -f OFFLINE_CONFIG.py')
     if args.dataset and not os.path.exists(args.dataset):
         raise FileNotFoundError(f'--dataset {args.dataset}: no such file or directory')
-    main_cfg, create_cfg, info = from_file or offline_config(args.algo, args.env)
-    main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
+    if from_file is not None:  # ding train merged --config into it already
+        main_cfg, create_cfg, info = from_file
+    else:
+        main_cfg, create_cfg, info = offline_config(args.algo, args.env)
+        main_cfg = EasyDict(deep_merge(main_cfg, parse_overrides(args.config)))
     if args.dataset:  # else the config's own (a D4RL env id's local file, or its data_path)
         main_cfg.policy.collect.data_path = os.path.abspath(args.dataset)
         if main_cfg.policy.collect.get('data_type') not in SEQUENCE_TYPES:  # DT reads the file as episodes' windows

@@ -121,12 +121,10 @@ class AsyncPipeline:
         self._error: Optional[BaseException] = None
         self._last_ctx = first_ctx
         self._between: List[Callable[[Context], None]] = []
-        # Share the cores among the steps that can be in flight at once; a pipeline that never
-        # overlaps (why_sync) keeps the threads sync would have.
-        overlaps = why_sync(middlewares, max_lag) is None
+        # Share the cores among the steps that can be in flight at once (the task builds a
+        # pipeline only for steps that can overlap: why_sync is None).
         cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
-        self._torch_threads = torch_threads or (max(1, cores // min(len(self._stages), max_lag + 1))
-                                                if overlaps else None)
+        self._torch_threads = torch_threads or max(1, cores // min(len(self._stages), max_lag + 1))
 
     def run(self, max_step: int) -> Context:
         """Feed steps until max_step, finish or an error; returns the last completed ctx."""
