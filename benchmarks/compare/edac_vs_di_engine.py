@@ -121,18 +121,26 @@ def main() -> None:
     reference = reference_returns(data_path, args.episodes)
     print('reference returns', reference, flush=True)
     per_run: Dict[str, List[Dict[str, Any]]] = {name: [] for name in args.runs}
+
+    def write(complete: bool, load: CpuTimes) -> Dict[str, Any]:
+        # after every run, so a sitting cut short keeps the seeds it finished ('complete': False)
+        out = {'benchmark': 'edac_vs_di_engine', 'date': datetime.datetime.now(datetime.timezone.utc).isoformat(),
+               'complete': complete, 'dataset': {'path': data_path, 'id': DATASET_ID}, 'updates': args.updates,
+               'eval_every': args.eval_every, 'episodes': args.episodes, 'torch_threads': 1,
+               'reference_returns': reference, 'note': args.note,
+               'machine_cpu_fractions': getattr(load, 'fractions', None),  # set when the sitting ends
+               'results': {name: {'median': aggregate(runs), 'runs': runs} for name, runs in per_run.items() if runs}}
+        atomic_write_json(args.out, out)
+        return out
+
     with CpuTimes() as load:
         for seed in args.seeds:
             for name in args.runs:
                 print(f'--- edac {name} seed {seed}', flush=True)
                 run = one_run(name, peer_python, data_path, args.updates, args.eval_every, args.episodes, seed)
                 per_run[name].append(dict(summarise(run, []), seed=seed))
-    out = {'benchmark': 'edac_vs_di_engine', 'date': datetime.datetime.now(datetime.timezone.utc).isoformat(),
-           'dataset': {'path': data_path, 'id': DATASET_ID}, 'updates': args.updates, 'eval_every': args.eval_every,
-           'episodes': args.episodes, 'torch_threads': 1, 'reference_returns': reference, 'note': args.note,
-           'machine_cpu_fractions': load.fractions,
-           'results': {name: {'median': aggregate(runs), 'runs': runs} for name, runs in per_run.items()}}
-    atomic_write_json(args.out, out)
+                write(False, load)
+    out = write(True, load)
     print(markdown(out))
     print('wrote', os.path.abspath(args.out))
 
