@@ -9,7 +9,7 @@ from typing import Dict, List
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.onpolicy_base import OnPolicyBase, require_columns
+from ding.policy.onpolicy_base import OnPolicyBase, logp_and_entropy, require_columns
 from ding.rl_utils.a2c import a2c_loss
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.utils.registry import POLICY_REGISTRY
@@ -42,7 +42,7 @@ class A2CPolicy(OnPolicyBase):
     def _update(self, mb: Batch) -> Dict[str, float]:
         cfg = self._cfg.learn
         out = self._model(mb['obs'], mode='compute_actor_critic')
-        logp, entropy = self._evaluate_actions(out['logit'], self._learn_action(mb))
+        logp, entropy = logp_and_entropy(out['logit'], self._learn_action(mb))
         adv = normalize_advantage(mb['adv']) if cfg.adv_norm else mb['adv']
         losses = a2c_loss(logp, adv, out['value'], mb['return'], entropy, value_weight=cfg.value_weight,
                           entropy_weight=self._entropy_weight())

@@ -103,8 +103,3 @@ class MAPPOPolicy(PPOPolicy):
         if self._cfg.action_space == 'continuous':
             result['raw_action'] = action
         return result
-
-    def _forward_eval(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
-        logit = self._eval_model(obs, mode='compute_actor')['logit']
-        action = logit.argmax(-1) if isinstance(logit, torch.Tensor) else logit['mu']
-        return {'action': self._env_action(action)}

@@ -142,10 +142,6 @@ class OnPolicyBase(Policy):
         """The action the behaviour distribution produced (unclipped when it was clipped for the env)."""
         return batch['raw_action'] if 'raw_action' in batch else batch['action']
 
-    def _evaluate_actions(self, logit: Any, action: torch.Tensor):
-        """(log-prob, entropy) of `action` under the current actor."""
-        return logp_and_entropy(logit, action)
-
     def _state_dict_learn(self) -> Dict[str, Any]:
         state = {'model': self._model.state_dict(), 'optimizer': self._optimizer.state_dict()}
         if self._lr_schedule is not None:

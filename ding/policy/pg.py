@@ -10,7 +10,7 @@ import torch
 
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
-from ding.policy.onpolicy_base import OnPolicyBase, require_columns
+from ding.policy.onpolicy_base import OnPolicyBase, logp_and_entropy, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.pg import pg_loss
 from ding.utils.registry import POLICY_REGISTRY
@@ -33,7 +33,7 @@ class PGPolicy(OnPolicyBase):
         require_columns(data, ('obs', 'action', 'return'), type(self).__name__, 'montecarlo_return_estimator')
         cfg = self._cfg.learn
         logit = self._model(data['obs'], mode='compute_actor')['logit']
-        logp, entropy = self._evaluate_actions(logit, self._learn_action(data))
+        logp, entropy = logp_and_entropy(logit, self._learn_action(data))
         ret = normalize_advantage(data['return']) if cfg.return_norm else data['return']
         losses = pg_loss(logp, ret, entropy, entropy_weight=self._entropy_weight())
         grad_norm = self._optimizer_step(losses['total_loss'])

@@ -20,7 +20,7 @@ import torch
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.model.ppg import PPG
-from ding.policy.onpolicy_base import OnPolicyBase, require_columns, sample_action
+from ding.policy.onpolicy_base import OnPolicyBase, logp_and_entropy, require_columns, sample_action
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppg import ppg_joint_loss
 from ding.rl_utils.ppo import ppo_policy_loss, ppo_value_loss
@@ -87,7 +87,7 @@ class PPGOffPolicy(OnPolicyBase):
         pol, val = data['policy'], data['value']
         adv = normalize_advantage(pol['adv']) if cfg.adv_norm else pol['adv']
         logit = self._model.compute_actor(pol['obs'])['logit']
-        logp, entropy = self._evaluate_actions(logit, self._learn_action(pol))
+        logp, entropy = logp_and_entropy(logit, self._learn_action(pol))
         policy = ppo_policy_loss(logp, pol['logp'], adv, cfg.clip_ratio)
         value_new = self._model.compute_critic(val['obs'])['value']
         value_clip = cfg.clip_ratio if cfg.value_clip else None

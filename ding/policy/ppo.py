@@ -10,7 +10,7 @@ from typing import Dict, List
 import torch
 
 from ding.data.batch import Batch
-from ding.policy.onpolicy_base import OnPolicyBase, require_columns
+from ding.policy.onpolicy_base import OnPolicyBase, logp_and_entropy, require_columns
 from ding.rl_utils.adv_norm import normalize_advantage
 from ding.rl_utils.ppo import ppo_loss
 from ding.config.schema import non_negative, positive_int, prob
@@ -51,7 +51,7 @@ class PPOPolicy(OnPolicyBase):
         """One optimiser step on one minibatch."""
         cfg = self._cfg.learn
         out = self._model(mb['obs'], mode='compute_actor_critic')
-        logp, entropy = self._evaluate_actions(out['logit'], self._learn_action(mb))
+        logp, entropy = logp_and_entropy(out['logit'], self._learn_action(mb))
         adv = normalize_advantage(mb['adv']) if cfg.adv_norm else mb['adv']
         losses = ppo_loss(logp, mb['logp'], adv, out['value'], mb['value'], mb['return'], entropy,
                           clip_ratio=cfg.clip_ratio, value_clip=cfg.value_clip, value_weight=cfg.value_weight,
