@@ -7,12 +7,11 @@ action-gradients so that a few members give the pessimism many would
 `learn.with_q_entropy` (default False) decides whether the soft term alpha * log pi
 enters the critic's target; the actor and temperature losses are SAC's either way.
 """
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import torch
 from torch import nn
 
-from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.model.qac_ensemble import QACEnsemble
 from ding.policy.sac import SACPolicy
@@ -57,9 +56,6 @@ class EDACPolicy(SACPolicy):
                             f'got {type(self._model).__name__}')
         super()._init_learn()
         self._eta = float(self._cfg.learn.eta)
-
-    def _forward_learn(self, data: Batch) -> Dict[str, Any]:
-        return self._graph_safe_forward_learn(data)
 
     def _update_tensors(self, inputs: Dict[str, Optional[torch.Tensor]]) -> Dict[str, torch.Tensor]:
         """One update of the ensemble, actor and temperature; tensors only (`learn.cuda_graph` captures it)."""

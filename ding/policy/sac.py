@@ -66,11 +66,7 @@ class SACPolicy(SACPolicyBase):
         new_action, logp = tanh_gaussian_sample(*model.actor_mu_log_sigma(obs))
         loss_pi = sac_actor_loss(model.q_all(obs, new_action, detach_weights=True), logp, alpha)
         loss_alpha = alpha_loss(self._log_alpha, -logp, self._target_entropy)
-        # one backward over the summed losses: each loss's gradient reaches only its own parameters
-        # (the actor's loss reads the critics with detached weights; alpha's reads logp detached)
-        total = loss_q + loss_pi + (loss_alpha if self._auto_alpha else 0.0)
-        self._apply_gradients(total)  # zero_grad, backward, the multi-GPU all-reduce, one Adam step
-        self._update_target(self._online_critic, self._target_critic)  # polyak: the twin critics only
+        total = self._sac_step(loss_q, loss_pi, loss_alpha)
         return dict(total_loss=total, critic_loss=loss_q, policy_loss=loss_pi, alpha_loss=loss_alpha, alpha=alpha,
                     q_value=q[0].mean(), target_q_value=target.mean(), entropy=-logp.mean(), td_abs=td_abs)
 

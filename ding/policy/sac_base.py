@@ -53,7 +53,8 @@ class SACPolicyBase(QACPolicyBase):
 
     def _sac_step(self, loss_q: torch.Tensor, loss_pi: torch.Tensor, loss_alpha: torch.Tensor) -> torch.Tensor:
         """One backward and optimizer step over the summed losses, then the critics' polyak update
-        (tensor work only, so that a CUDA graph can capture it)."""
+        (tensor work only, so that a CUDA graph can capture it). Each loss's gradient reaches only its
+        own parameters: the actor's loss reads the critics with detached weights, alpha's the entropy detached."""
         total = loss_q + loss_pi + (loss_alpha if self._auto_alpha else 0.0)
         self._apply_gradients(total)
         self._update_target(self._online_critic, self._target_critic)
