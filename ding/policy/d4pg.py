@@ -62,22 +62,15 @@ class D4PGPolicy(DDPGPolicy):
         critic = d4pg_critic_loss(self._model.critic_dist(obs, action), next_dist, reward, done, self._gamma,
                                   self._support, nstep, weight)
         stats = {'critic_loss': critic.loss, 'q_value': critic.q_sa.mean(), 'target_q_value': critic.target_q.mean()}
-        total = critic.loss
-        update_actor = self._learn_iter % self._actor_update_freq == 0
-        if update_actor:
-            new_action = self._model.compute_actor(obs)['action']
-            loss_actor = d4pg_actor_loss(self._model.critic_dist(obs, new_action, detach_weights=True), self._support)
-            stats['actor_loss'] = loss_actor
-            total = total + loss_actor
-        self._apply_gradients(total)
-        if update_actor:
-            self._update_target()
-        self._learn_iter += 1
-        stats['total_loss'] = total
+        self._critic_and_actor_step(critic.loss, obs, action, stats)
         stats['action'] = action.mean()
         return {**as_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
                 'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic),
                 **self._priority(critic.td_error_per_sample)}
+
+    def _actor_loss(self, obs: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+        new_action = self._model.compute_actor(obs)['action']
+        return d4pg_actor_loss(self._model.critic_dist(obs, new_action, detach_weights=True), self._support)
 
     def _monitor_vars_learn(self) -> List[str]:
         return super()._monitor_vars_learn() + ['action']

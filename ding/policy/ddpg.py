@@ -74,6 +74,14 @@ class DDPGPolicy(QACPolicyBase):
         q = self._model.q_all(obs, action)
         loss_q, td_abs = critic_loss(q, target, weight)
         stats = {'critic_loss': loss_q, 'q_value': q[0].mean(), 'target_q_value': target.mean()}
+        self._critic_and_actor_step(loss_q, obs, action, stats)
+        return {**as_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
+                'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic), **self._priority(td_abs)}
+
+    def _critic_and_actor_step(self, loss_q: torch.Tensor, obs: torch.Tensor, action: torch.Tensor,
+                               stats: Dict[str, Any]) -> None:
+        """One optimizer step on the critic's loss plus, every `learn.actor_update_freq` updates, the
+        actor's (then the target nets move); adds `actor_loss` and `total_loss` to `stats`."""
         total = loss_q
         update_actor = self._learn_iter % self._actor_update_freq == 0
         if update_actor:
@@ -85,8 +93,6 @@ class DDPGPolicy(QACPolicyBase):
             self._update_target()
         self._learn_iter += 1
         stats['total_loss'] = total
-        return {**as_floats(stats), 'cur_lr_actor': self._lr_scaled(self._cfg.learn.learning_rate_actor),
-                'cur_lr_critic': self._lr_scaled(self._cfg.learn.learning_rate_critic), **self._priority(td_abs)}
 
     def _actor_loss(self, obs: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
         """The actor climbs Q (`action`, the batch's own, is for variants that use it: TD3+BC)."""
