@@ -1,4 +1,5 @@
 """Building blocks shared by the models: MLPs, the vector and image encoders, and shape helpers."""
+import math
 import numbers
 from typing import List, Sequence, Type, Union
 
@@ -47,10 +48,7 @@ def flat_dim(shape) -> int:
     """An int or a shape tuple/list -> the number of features."""
     if isinstance(shape, int):
         return shape
-    n = 1
-    for s in shape:
-        n *= int(s)
-    return n
+    return math.prod(int(s) for s in shape)
 
 
 class FCEncoder(nn.Module):

@@ -28,10 +28,9 @@ import torch
 from torch import nn
 
 from ding.model.action_mask import MASK_KEY, mask_logit, split_action_mask
-from ding.model.conv_encoders import build_encoder
-from ding.model.dqn import _action_count
 from ding.model.common import as_activation_class
-from ding.model.dqn import DiscreteHead, DuelingHead
+from ding.model.conv_encoders import build_encoder
+from ding.model.dqn import DiscreteHead, DuelingHead, _action_count
 from ding.utils.registry import MODEL_REGISTRY
 
 State = Tuple[torch.Tensor, torch.Tensor]  # (h, c), each [1, B, H]: nn.LSTM's layout

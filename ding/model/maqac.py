@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Optional, Type
 import torch
 from torch import nn
 
+from ding.model.action_mask import MASKED_LOGIT
 from ding.model.common import flat_dim, mlp
-from ding.model.mavac import MASKED_LOGIT
 from ding.model.qac import EnsembleMLP
 from ding.utils.registry import MODEL_REGISTRY
 

@@ -19,11 +19,10 @@ from typing import Any, Dict, Optional, Sequence
 import torch
 from torch import nn
 
+from ding.model.action_mask import MASKED_LOGIT
 from ding.model.common import flat_dim
 from ding.model.vac import orthogonal_init_
 from ding.utils.registry import MODEL_REGISTRY
-
-MASKED_LOGIT = -1e8  # a masked action's logit: probability exactly 0 after softmax in float32
 
 
 class AgentLinear(nn.Module):

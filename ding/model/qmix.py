@@ -21,8 +21,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from ding.model.action_mask import MASKED_LOGIT
 from ding.model.common import flat_dim, mlp
-from ding.model.mavac import MASKED_LOGIT
 from ding.utils.registry import MODEL_REGISTRY
 
 MIXERS = ('qmix', 'vdn', 'none')
@@ -105,9 +105,11 @@ class QMix(nn.Module):
         return out
 
     def mix(self, agent_q: torch.Tensor, state: torch.Tensor) -> torch.Tensor:
-        """Team value from the agents' values [B, A] ([B, A] unchanged without a mixer)."""
+        """Team value from the agents' values [..., A] ([..., A] unchanged without a mixer)."""
         if self.mixer == 'qmix':
-            return self._mixer(agent_q, state.reshape(agent_q.shape[0], -1))
+            lead = agent_q.shape[:-1]
+            flat = self._mixer(agent_q.reshape(-1, self.agent_num), state.reshape(lead.numel(), -1))
+            return flat.view(lead)
         if self.mixer == 'vdn':
             return agent_q.sum(-1)
         return agent_q

@@ -25,12 +25,11 @@ from typing import Any, Dict, Optional, Sequence, Union
 import torch
 from torch import nn
 
+from ding.model.action_mask import MASKED_LOGIT
 from ding.model.common import as_activation_class, flat_dim
 from ding.model.conv_encoders import build_encoder
-from ding.model.dqn import _action_count
-from ding.model.dqn import DiscreteHead, DuelingHead
-from ding.model.mavac import MASKED_LOGIT
-from ding.model.qmix import Mixer, mixer_name
+from ding.model.dqn import DiscreteHead, DuelingHead, _action_count
+from ding.model.qmix import Mixer, QMix, mixer_name
 from ding.utils.registry import MODEL_REGISTRY
 
 
@@ -104,15 +103,7 @@ class RecurrentQMix(nn.Module):
         out['hidden_state'] = hidden
         return out
 
-    def mix(self, agent_q: torch.Tensor, state: torch.Tensor) -> torch.Tensor:
-        """Team value from the agents' values [..., A] ([..., A] unchanged without a mixer)."""
-        if self.mixer == 'qmix':
-            lead = agent_q.shape[:-1]
-            flat = self._mixer(agent_q.reshape(-1, self.agent_num), state.reshape(lead.numel(), -1))
-            return flat.view(lead)
-        if self.mixer == 'vdn':
-            return agent_q.sum(-1)
-        return agent_q
+    mix = QMix.mix  # the same mixing, of [B, A] or of a sequence's [T, B, A]
 
     def _unpack(self, prev_state: Any, batch: int, device: Any) -> torch.Tensor:
         if prev_state is None:
