@@ -38,18 +38,6 @@ def _split_by_env(env_ids: List[Any], out: Mapping[str, Any]) -> Dict[Any, Dict[
     return {env_id: {k: v[i] for k, v in out.items()} for i, env_id in enumerate(env_ids)}
 
 
-def _load_acting_weights(policy: 'Policy', state: Mapping[str, Any]) -> None:
-    """Collect/eval `load_state_dict`: a checkpoint's `model` weights become the
-    policy's (e.g. a demo-collecting program acting with a trained SAC's final.pth.tar)."""
-    if not state:  # what this mode's own state_dict() gives: nothing to load
-        return
-    if 'model' not in state:
-        raise KeyError(f"{type(policy).__name__}: the state has no 'model' weights (keys: {sorted(state)})")
-    with policy._weights_lock:
-        policy._model.load_state_dict(state['model'])
-        policy.publish_weights()
-
-
 class _Mode:
     name = ''
 
@@ -149,6 +137,21 @@ class _ActingMode(_Mode):
             return _split_by_env(env_ids, self.forward_batch(stack_env_obs(data, env_ids), **kwargs))
         return self.forward_batch(data, **kwargs)
 
+    def state_dict(self) -> Dict[str, Any]:
+        return {}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        """A checkpoint's `model` weights become the policy's (e.g. a demo-collecting program
+        acting with a trained SAC's final.pth.tar)."""
+        if not state:  # what this mode's own state_dict() gives: nothing to load
+            return
+        policy = self._policy
+        if 'model' not in state:
+            raise KeyError(f"{type(policy).__name__}: the state has no 'model' weights (keys: {sorted(state)})")
+        with policy._weights_lock:
+            policy._model.load_state_dict(state['model'])
+            policy.publish_weights()
+
 
 class CollectMode(_ActingMode):
     name = 'collect'
@@ -194,12 +197,6 @@ class CollectMode(_ActingMode):
     def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
         self._policy._reset_collect(env_ids)
 
-    def state_dict(self) -> Dict[str, Any]:
-        return {}
-
-    def load_state_dict(self, state: Dict[str, Any]) -> None:
-        _load_acting_weights(self._policy, state)
-
 
 class EvalMode(_ActingMode):
     name = 'eval'
@@ -209,9 +206,3 @@ class EvalMode(_ActingMode):
 
     def reset(self, env_ids: Optional[Sequence[int]] = None) -> None:
         self._policy._reset_eval(env_ids)
-
-    def state_dict(self) -> Dict[str, Any]:
-        return {}
-
-    def load_state_dict(self, state: Dict[str, Any]) -> None:
-        _load_acting_weights(self._policy, state)
