@@ -90,10 +90,8 @@ def vtrace_error_discrete_action(data: vtrace_data, gamma: float = 0.99, lambda_
                                  rho_pg_clip_ratio: float = 1.0) -> vtrace_loss:
     """The discrete form: target/behaviour logits [T, B, N], action [T, B], value [T+1, B]
     (the last one bootstraps), reward [T, B], weight [T, B] or None."""
-    dist_target = Categorical(logits=data.target_output)
-    dist_behaviour = Categorical(logits=data.behaviour_output)
-    return _vtrace_error(dist_target, dist_behaviour, data, gamma, lambda_, rho_clip_ratio, c_clip_ratio,
-                         rho_pg_clip_ratio)
+    return _vtrace_error(Categorical(logits=data.target_output), Categorical(logits=data.behaviour_output), data,
+                         gamma, lambda_, rho_clip_ratio, c_clip_ratio, rho_pg_clip_ratio)
 
 
 def vtrace_error_continuous_action(data: vtrace_data, gamma: float = 0.99, lambda_: float = 0.95,

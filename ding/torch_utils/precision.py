@@ -20,6 +20,8 @@ from typing import Any, Callable, ContextManager
 
 import torch
 
+from ding.torch_utils.data_helper import _map
+
 logger = logging.getLogger('ding.policy')
 PRECISIONS = ('fp32', 'bf16')
 _warned_slow_bf16 = False
@@ -49,15 +51,8 @@ def _warn_if_emulated(device: torch.device) -> None:
 
 
 def _to_float32(value: Any) -> Any:
-    if isinstance(value, torch.Tensor):
-        return value.float() if value.dtype == torch.bfloat16 else value
-    if isinstance(value, dict):
-        return type(value)((k, _to_float32(v)) for k, v in value.items())
-    if isinstance(value, tuple) and hasattr(value, '_fields'):  # a namedtuple
-        return type(value)(*(_to_float32(v) for v in value))
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_float32(v) for v in value)
-    return value
+    """`value` with each bfloat16 tensor in it (nested in dicts, lists, tuples) cast to float32."""
+    return _map(value, lambda x: x.float() if isinstance(x, torch.Tensor) and x.dtype == torch.bfloat16 else x)
 
 
 def _outputs_to_float32(module: torch.nn.Module, inputs: Any, output: Any) -> Any:
