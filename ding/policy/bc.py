@@ -78,18 +78,17 @@ class BehaviourCloningPolicy(Policy):
             return learn.warmup_lr
         return learn.learning_rate * learn.decay_rate ** ((epoch - learn.warmup_epoch) // learn.decay_epoch)
 
-    def _predicted_action(self, obs: torch.Tensor) -> torch.Tensor:
-        out = self._model(obs)
-        if 'action' in out:
-            return out['action']
-        return torch.tanh(out['logit'][0])  # a Gaussian head is cloned through its mean
+    @staticmethod
+    def _continuous_action(out: Dict[str, Any]) -> torch.Tensor:
+        """A continuous model's action; a Gaussian head is cloned through its mean."""
+        return out['action'] if 'action' in out else torch.tanh(out['logit'][0])
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
         obs = data.obs
         stats: Dict[str, Any] = {}
         if self._cfg.continuous:
             action = data.action.float().reshape(len(obs), -1)
-            pred = self._predicted_action(obs)
+            pred = self._continuous_action(self._model(obs))
             if self._cfg.learn.tanh_mask:
                 bound = float(torch.tanh(torch.tensor(1.0)))
                 beyond = ((action > bound) & (pred > bound)) | ((action < -bound) & (pred < -bound))
@@ -125,9 +124,7 @@ class BehaviourCloningPolicy(Policy):
 
     def _act(self, model: nn.Module, obs: torch.Tensor) -> torch.Tensor:
         out = model(obs)
-        if not self._cfg.continuous:
-            return out['logit'].argmax(-1)
-        return out['action'] if 'action' in out else torch.tanh(out['logit'][0])
+        return self._continuous_action(out) if self._cfg.continuous else out['logit'].argmax(-1)
 
     def _forward_collect(self, obs: torch.Tensor, eps: float = 0.0, **kwargs: Any) -> Dict[str, torch.Tensor]:
         action = self._act(self._collect_model, obs)

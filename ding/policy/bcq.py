@@ -76,8 +76,8 @@ class BCQPolicy(QACPolicyBase):
         self._apply_gradients(total)
         self._update_target(self._online_params, self._target_params)
         self._learn_iter += 1
-        stats = as_floats({'total_loss': total, 'vae_loss': loss_vae, 'critic_loss': loss_q,
-                                 'actor_loss': loss_actor, 'q_value': q[0].mean(), 'target_q_value': target.mean()})
+        stats = as_floats({'total_loss': total, 'vae_loss': loss_vae, 'critic_loss': loss_q, 'actor_loss': loss_actor,
+                           'q_value': q[0].mean(), 'target_q_value': target.mean()})
         return {**stats, **self._priority(td_abs)}
 
     def _monitor_vars_learn(self) -> List[str]:

@@ -126,7 +126,7 @@ class DTPolicy(Policy):
             value[ids] = 0
 
     def _forward_eval(self, obs: Any, **kwargs: Any) -> Dict[str, torch.Tensor]:
-        if not (isinstance(obs, dict) or isinstance(obs, Batch)) or 'reward' not in obs:
+        if not isinstance(obs, (dict, Batch)) or 'reward' not in obs:
             raise ValueError('DTPolicy evaluation reads the last reward from the observation: wrap the evaluator '
                              "envs in AllinObsWrapper (obs = {'obs', 'reward'})")
         if self._cfg.rtg_target is None:

@@ -152,7 +152,7 @@ def export_policy(policy: Any, path: str, format: str = 'torchscript', outputs: 
         if not outputs or unknown:
             raise ExportError(f'{type(policy).__name__}\'s eval forward has no output {unknown or "at all"}; '
                               f'it yields: {", ".join(available)}')
-        names = tuple(outputs) + (('next_state', ) if recurrent else ())
+        names = outputs + (('next_state', ) if recurrent else ())
         expected = dict(zip(names, _as_numpy(actor(*check_in))))  # the eager forward the file must match
         meta = {
             'format': format, 'policy': type(policy).__name__, 'input': 'obs', 'obs_shape': list(shape),
@@ -172,13 +172,12 @@ def export_policy(policy: Any, path: str, format: str = 'torchscript', outputs: 
             data = _torchscript_bytes(actor, trace_in, meta) if format == 'torchscript' else \
                 _onnx_bytes(actor, trace_in, names, meta)
     got = run_torchscript(data, check_in, names) if format == 'torchscript' else run_onnx(data, check_in, names)
-    outputs = names
-    bad = [k for k in outputs if not _within_tolerance(got[k], expected[k])]
+    bad = [k for k in names if not _within_tolerance(got[k], expected[k])]
     if bad:
         raise ExportError(f'the exported {format} actor of {type(policy).__name__} differs from its eval forward '
                           f'in {bad} (max |diff| {max(_max_abs_diff(got[k], expected[k]) for k in bad):.3g}); '
                           f'nothing was written')
-    error = max(_max_abs_diff(got[k], expected[k]) for k in outputs)
+    error = max(_max_abs_diff(got[k], expected[k]) for k in names)
     atomic_write_bytes(path, data)
     return dict(meta, parity_max_abs_diff=error)
 

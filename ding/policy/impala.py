@@ -20,8 +20,7 @@ The data path is R2D2's (ding/policy/r2d2.py):
 A random warm-up (`StepCollector(..., random_collect_size=N)`) replaces the sampled action but
 keeps the stored logit of the (initially near-uniform) policy: its importance ratios are
 approximate, and clipped like all others.
-Prioritized sequence replay is not built (see
-ding/policy/r2d2.py), so `priority` stays False.
+IMPALA writes no priorities, so `priority` stays False (prioritized sequence replay is R2D2's).
 """
 from typing import Any, Dict, List
 

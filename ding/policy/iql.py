@@ -78,9 +78,8 @@ class IQLPolicy(QACPolicyBase):
         self._apply_gradients(total)
         self._update_target(self._online_critic, self._target_critic)
         self._learn_iter += 1
-        stats = as_floats({'total_loss': total, 'value_loss': loss_v, 'critic_loss': loss_q,
-                                 'policy_loss': loss_pi, 'q_value': q[0].mean(), 'v_value': v.mean(),
-                                 'advantage': advantage.mean()})
+        stats = as_floats({'total_loss': total, 'value_loss': loss_v, 'critic_loss': loss_q, 'policy_loss': loss_pi,
+                           'q_value': q[0].mean(), 'v_value': v.mean(), 'advantage': advantage.mean()})
         return {**stats, **self._priority(td_abs)}
 
     def _monitor_vars_learn(self) -> List[str]:

@@ -62,9 +62,8 @@ class MASACPolicy(SACPolicyBase):
                                                    alpha)
         loss_alpha = alpha_loss(self._log_alpha, entropy, self._target_entropy)
         total = self._sac_update(loss_q, loss_pi, loss_alpha)
-        stats = as_floats({'total_loss': total, 'critic_loss': loss_q, 'policy_loss': loss_pi,
-                                 'alpha_loss': loss_alpha, 'alpha': alpha, 'q_value': q[0].mean(),
-                                 'entropy': entropy.mean()})
+        stats = as_floats({'total_loss': total, 'critic_loss': loss_q, 'policy_loss': loss_pi, 'alpha_loss': loss_alpha,
+                           'alpha': alpha, 'q_value': q[0].mean(), 'entropy': entropy.mean()})
         return {**stats, 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q)}
 
     def _monitor_vars_learn(self) -> List[str]:

@@ -1,7 +1,7 @@
 """A recurrent actor for env workers (env manager type 'worker_inference'): R2D2's eps-greedy
 DRQN, carrying each of its worker's envs' LSTM state across steps and rollouts.
 
-It extends the worker-actor protocol of `worker_actor.py` with two optional parts, which
+It extends the worker-actor protocol of `worker_actor.py` with three optional parts, which
 `inference_worker.py` and `worker_inference.py` honour:
 - the factory's `transition_columns` {name: (per-env shape, dtype)}: the actor returns
   `(actions, {name: [k, *shape]})` and the manager stores those columns in every
