@@ -10,6 +10,7 @@ from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.model.qac import ContinuousQAC
 from ding.policy.qac_worker_actors import TanhGaussianActor
+from ding.policy.policy import as_floats
 from ding.policy.sac_base import SACPolicyBase
 from ding.policy.worker_actor import model_copier
 from ding.rl_utils.td import critic_loss
@@ -50,7 +51,14 @@ class SACPolicy(SACPolicyBase):
         self._setup_sac_learner(default_target_entropy=-self._model.action_dim)
 
     def _forward_learn(self, data: Batch) -> Dict[str, Any]:
-        return self._graph_safe_forward_learn(data)
+        """`_update_tensors` (scalar tensors, plus `td_abs` [B] for priorities), run eagerly or as a
+        CUDA graph, then the statistics read with one device sync."""
+        inputs = self._learn_inputs(data)
+        stats = dict(self._update_tensors(inputs) if self._graphed_update is None else self._graphed_update(inputs))
+        self._learn_iter += 1
+        td_abs = stats.pop('td_abs')
+        return {**as_floats(stats), 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q),
+                'cur_lr_p': self._lr_scaled(self._cfg.learn.learning_rate_policy), **self._priority(td_abs)}
 
     def _update_tensors(self, inputs: Dict[str, Optional[torch.Tensor]]) -> Dict[str, torch.Tensor]:
         """One update of critics, actor and temperature; tensors only (`learn.cuda_graph` captures it)."""

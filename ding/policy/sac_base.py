@@ -5,10 +5,8 @@ from typing import Any, Dict, List
 
 import torch
 
-from ding.data.batch import Batch
 from ding.policy.qac_base import QACPolicyBase
 from ding.config.schema import positive
-from ding.policy.policy import as_floats
 
 
 class SACPolicyBase(QACPolicyBase):
@@ -59,17 +57,6 @@ class SACPolicyBase(QACPolicyBase):
         self._apply_gradients(total)
         self._update_target(self._online_critic, self._target_critic)
         return total
-
-    def _graph_safe_forward_learn(self, data: Batch) -> Dict[str, Any]:
-        """The `_forward_learn` of a subclass whose update is `_update_tensors(inputs) -> stats`
-        (scalar tensors, plus `td_abs` [B] for priorities): run it eagerly or as a CUDA graph,
-        then read the statistics with one device sync."""
-        inputs = self._learn_inputs(data)
-        stats = dict(self._update_tensors(inputs) if self._graphed_update is None else self._graphed_update(inputs))
-        self._learn_iter += 1
-        td_abs = stats.pop('td_abs')
-        return {**as_floats(stats), 'cur_lr_q': self._lr_scaled(self._cfg.learn.learning_rate_q),
-                'cur_lr_p': self._lr_scaled(self._cfg.learn.learning_rate_policy), **self._priority(td_abs)}
 
     def _state_dict_learn(self) -> Dict[str, Any]:
         return {**super()._state_dict_learn(), 'log_alpha': self._log_alpha.detach().clone()}
