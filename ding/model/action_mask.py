@@ -25,8 +25,7 @@ def split_action_mask(obs: Any) -> Tuple[Any, Optional[Any]]:
     """(what the network reads, the mask or None) of an observation batch."""
     if isinstance(obs, torch.Tensor) or not hasattr(obs, 'keys') or MASK_KEY not in obs:
         return obs, None
-    keys = set(obs.keys())
-    if keys == {OBS_KEY, MASK_KEY}:
+    if set(obs.keys()) == {OBS_KEY, MASK_KEY}:
         return obs[OBS_KEY], obs[MASK_KEY]
     return {k: obs[k] for k in obs.keys() if k != MASK_KEY}, obs[MASK_KEY]
 

@@ -30,7 +30,7 @@ MIXERS = ('qmix', 'vdn', 'none')
 
 def mixer_name(mixer: Union[bool, str]) -> str:
     """`mixer=True` is QMIX's mixing network, `False` the sum (VDN); or a name of MIXERS."""
-    name = {True: 'qmix', False: 'vdn'}.get(mixer, mixer) if isinstance(mixer, bool) else mixer
+    name = ('qmix' if mixer else 'vdn') if isinstance(mixer, bool) else mixer
     if name not in MIXERS:
         raise ValueError(f'mixer must be True (QMIX), False (VDN) or one of {MIXERS}, got {mixer!r}')
     return name
