@@ -65,8 +65,7 @@ class DTPolicy(Policy):
             raise ValueError('DTPolicy: set both state_mean and state_std (dataset.get_state_stats()) or neither')
         if mean is None:
             return None
-        as_tensor = lambda x: torch.as_tensor(np.asarray(x), dtype=torch.float32, device=self._device)  # noqa: E731
-        return as_tensor(mean), as_tensor(std)
+        return tuple(torch.as_tensor(np.asarray(x), dtype=torch.float32, device=self._device) for x in (mean, std))
 
     def _normalise(self, obs: torch.Tensor) -> torch.Tensor:
         obs = obs.float()
