@@ -119,8 +119,7 @@ class DRQN(nn.Module):
         steps, batch = x.shape[:2]
         feature = self.encoder(x.reshape(steps * batch, *x.shape[2:])).view(steps, batch, -1)
         state = self._unpack(prev_state, batch, feature.device)
-        reset = inputs.get('reset')
-        outputs, saved = self._unroll(feature, state, reset, sorted(set(saved_state_timesteps or ())))
+        outputs, saved = self._unroll(feature, state, inputs.get('reset'), sorted(set(saved_state_timesteps or ())))
         out = torch.cat([o for o, _ in outputs]) if outputs else feature.new_zeros(0, batch, self.hidden_size)
         hidden = out
         if self.res_link:

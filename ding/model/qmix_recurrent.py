@@ -69,10 +69,9 @@ class RecurrentQMix(nn.Module):
 
     def forward(self, inputs: Dict[str, Any], single_step: bool = True, mix: bool = False) -> Dict[str, Any]:
         obs = inputs['obs']
-        agent_state = obs['agent_state']
         if single_step:  # one step is a sequence of length 1
             obs = {k: v.unsqueeze(0) for k, v in obs.items()}
-            agent_state = obs['agent_state']
+        agent_state = obs['agent_state']
         steps, batch = agent_state.shape[:2]
         state = self._unpack(inputs.get('prev_state'), batch, agent_state.device)
         feature = self.encoder(agent_state.reshape(steps * batch * self.agent_num, *agent_state.shape[3:]))
