@@ -39,8 +39,7 @@ def vtrace(target_logp: torch.Tensor, behaviour_logp: torch.Tensor, reward: torc
     value[t + 1] inside an episode). done: terminal steps (no bootstrap); episode_end: steps
     after which the window continues with another episode (terminal or truncated; default done).
     """
-    zeros = torch.zeros_like(reward)
-    done = zeros if done is None else done.to(reward.dtype)
+    done = torch.zeros_like(reward) if done is None else done.to(reward.dtype)
     episode_end = done if episode_end is None else episode_end.to(reward.dtype)
     rho = torch.exp(target_logp - behaviour_logp)
     rho_bar = rho.clamp(max=rho_clip_ratio)
