@@ -123,20 +123,13 @@ def broadcast_module(module: torch.nn.Module, src: int = 0) -> None:
 def sync_gradients(params: Iterable[torch.nn.Parameter]) -> None:
     """Average the gradients of `params` over the ranks with one flattened all-reduce.
     A missing gradient counts as zeros, so every rank reduces the same layout."""
-    world = get_world_size()
-    if world <= 1:
+    if get_world_size() <= 1:
         return
     params = [p for p in params if p.requires_grad]
     for p in params:
         if p.grad is None:
             p.grad = torch.zeros_like(p)
-    grads = [p.grad for p in params]
-
-    def _reduce(flat: torch.Tensor) -> None:
-        dist.all_reduce(flat)
-        flat.div_(world)
-
-    _flat_op(grads, _reduce)
+    _flat_op([p.grad for p in params], allreduce)
 
 
 def all_ranks_true(flag: bool) -> bool:

@@ -2,10 +2,10 @@
 
 Why: torch starts with one intra-op thread per core. The networks of a typical RL pipeline are
 small (a CartPole MLP, batch 64), so each op is microseconds of work and the threads spend
-their time waking and synchronising; on a busy machine they also contend with the env. The
-CLI (`ding train`, `ding -m serial`) has always set one thread; a pipeline copied from
-docs/pipelines.md did not, and ran 17x slower for it (210 s against 12 s for 3,000 env steps,
-issue 38). `task.start()` calls `apply_default_torch_threads()`, which sets
+their time waking and synchronising; on a busy machine they also contend with the env. A
+pipeline from docs/pipelines.md ran 17x slower with torch's default than with one thread
+(210 s against 12 s for 3,000 env steps, issue 38). The CLI (`ding train`, `ding -m serial`)
+sets one thread, and `task.start()` calls `apply_default_torch_threads()`, which sets
 `DEFAULT_TORCH_THREADS` unless the user chose (async mode's `task.start(torch_threads=n)` is a
 choice too, and a budget of its own: ding/framework/thread_budget.py):
 
