@@ -76,7 +76,7 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dic
     merge = schema.merge
 
     def section(cls: Any, common: Mapping, create_section: Optional[Mapping], path: str) -> dict:
-        declared = schema.declared(cls) if cls is not None else None
+        declared = schema.declared(cls)
         if declared is None:
             open_paths.add(path)
         return merge(merge(common, declared or {}), create_section or {})
@@ -87,7 +87,7 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dic
     policy = section(classes['policy'], POLICY_COMMON if classes['policy'] is not None else {},
                      create_cfg.get('policy'), 'policy')
 
-    buffer_declared = schema.declared(classes['buffer']) if classes['buffer'] is not None else None
+    buffer_declared = schema.declared(classes['buffer'])
     policy_buffer = policy.get('other', {}).get('replay_buffer')
     if buffer_declared is not None or policy_buffer is not None:
         replay = merge(merge(merge(REPLAY_BUFFER_COMMON, buffer_declared or {}), policy_buffer or {}),
@@ -95,7 +95,7 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dic
         policy['other'] = merge(policy.get('other', {}), {'replay_buffer': replay})
         policy = merge(OFF_POLICY_COMMON, policy)  # the keys of off-policy policies (common_keys.py)
     for name, where in (('learner', 'learn'), ('collector', 'collect'), ('evaluator', 'eval')):
-        declared = schema.declared(classes[name]) if classes[name] is not None else None
+        declared = schema.declared(classes[name])
         if declared is not None:  # legacy serial-pipeline components, kept under the policy
             mode = policy.get(where, {})
             policy[where] = merge(mode, {name: merge(declared, mode.get(name, {}))})

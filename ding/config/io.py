@@ -102,18 +102,18 @@ def read_config(path: str) -> Tuple[EasyDict, EasyDict]:
         raise FileNotFoundError(f'config file not found: {path}')
     if path.endswith(('.yaml', '.yml')):
         data = load_yaml_mapping(path)
-        if 'main_config' in data:
-            main, create = EasyDict(data['main_config']), EasyDict(data.get('create_config') or {})
-            check_manager_types_agree(main, create, path)
-            return main, create
-        return EasyDict(data), EasyDict()
-    if not path.endswith('.py'):
+        if 'main_config' not in data:
+            return EasyDict(data), EasyDict()
+        main, create = data['main_config'], data.get('create_config')
+    elif path.endswith('.py'):
+        spec = importlib.util.spec_from_file_location(f'_ding_config_{uuid.uuid4().hex}', path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if not hasattr(module, 'main_config'):
+            raise AttributeError(f'{path} defines no main_config')
+        main, create = module.main_config, getattr(module, 'create_config', None)
+    else:
         raise ValueError(f'config file must be .py or .yaml: {path}')
-    spec = importlib.util.spec_from_file_location(f'_ding_config_{uuid.uuid4().hex}', path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    if not hasattr(module, 'main_config'):
-        raise AttributeError(f'{path} defines no main_config')
-    main, create = EasyDict(module.main_config), EasyDict(getattr(module, 'create_config', None) or {})
+    main, create = EasyDict(main), EasyDict(create or {})
     check_manager_types_agree(main, create, path)
     return main, create

@@ -210,19 +210,19 @@ def describe(k: Key) -> str:
     if k.choices is not None:
         text = 'one of ' + ', '.join(repr(c) for c in k.choices)
     elif k.kind in ('int', 'real'):
-        noun = 'int' if k.kind == 'int' else 'number'
+        a_noun = 'an int' if k.kind == 'int' else 'a number'
         if k.kind == 'int' and k.min == 1 and k.max is None:
             text = 'a positive int'
         elif k.min is not None and k.max is not None:
-            text = f'{"an" if noun == "int" else "a"} {noun} in [{k.min:g}, {k.max:g}]'
+            text = f'{a_noun} in [{k.min:g}, {k.max:g}]'
         elif k.above is not None:
-            text = f'a {noun} > {k.above:g}' if noun == 'number' else f'an int > {k.above:g}'
+            text = f'{a_noun} > {k.above:g}'
         elif k.min is not None:
-            text = f'{"an" if noun == "int" else "a"} {noun} >= {k.min:g}'
+            text = f'{a_noun} >= {k.min:g}'
         elif k.max is not None:
-            text = f'{"an" if noun == "int" else "a"} {noun} <= {k.max:g}'
+            text = f'{a_noun} <= {k.max:g}'
         else:
-            text = 'an int' if noun == 'int' else 'a number'
+            text = a_noun
     else:
         text = {'bool': 'true or false', 'str': 'a string', 'list': 'a list', 'any': 'any value'}[k.kind]
     return text + (' or null' if k.optional and k.kind != 'any' else '')
