@@ -138,9 +138,6 @@ class ICMRewardModel(BaseRewardModel):
         return {'model': self.reward_model.state_dict(), 'optimizer': self.opt.state_dict()}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        if 'model' not in state:
-            self.reward_model.load_state_dict(state)
-            return
-        self.reward_model.load_state_dict(state['model'])
+        self.reward_model.load_state_dict(state['model'] if 'model' in state else state)  # or the weights alone
         if 'optimizer' in state:
             self.opt.load_state_dict(state['optimizer'])

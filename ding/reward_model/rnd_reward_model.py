@@ -147,10 +147,7 @@ class RndRewardModel(BaseRewardModel):
                 'obs_stats': dict(vars(self._obs_stats))}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
-        if 'model' not in state:  # a checkpoint of the network's state dict alone
-            self.reward_model.load_state_dict(state)
-            return
-        self.reward_model.load_state_dict(state['model'])
+        self.reward_model.load_state_dict(state['model'] if 'model' in state else state)  # or the weights alone
         if 'optimizer' in state:
             self.opt.load_state_dict(state['optimizer'])
         for k, v in state.get('obs_stats', {}).items():
