@@ -155,7 +155,7 @@ class IMPALAPolicy(Policy):
             return None
         if 'priority_IS' not in data:
             raise KeyError("IMPALAPolicy: priority_IS_weight=True but the batch has no 'priority_IS' column; "
-                           'prioritized sequence replay is not built, set priority=False')
+                           'sample from a prioritized replay buffer, or set priority_IS_weight=False')
         weight = data['priority_IS'].float()
         weight = weight[:, 0] if weight.dim() > 1 else weight
         return weight.unsqueeze(0).expand(T, -1)

@@ -101,6 +101,9 @@ class PDQNPolicy(Policy):
             raise ValueError(f'PDQNPolicy has nstep={cfg.nstep} but the batch reward is 1-step [B]; '
                              f'add nstep_reward_enhancer(cfg) after the collector')
         done = torch.zeros_like(data.done, dtype=torch.float32) if cfg.learn.ignore_done else data.done.float()
+        if cfg.priority_IS_weight and 'priority_IS' not in data:
+            raise KeyError(f"PDQNPolicy has priority_IS_weight=True but the batch has no 'priority_IS' column "
+                           f"(columns: {list(data.keys())}); use a prioritized replay buffer")
         weight = data.priority_IS.float() if cfg.priority_IS_weight else None
         model = self._model
         q_data = q_pi = next_q_target = next_q_online = None

@@ -144,3 +144,9 @@ def test_moving_env_rules():
     env._pos, env._heading, env._speed = np.array([0.98, 0.0]), 0.0, 0.0  # walls: the edge stops the agent
     obs, r, term, trunc, _ = env.step((0, np.array([1.0, 0.0])))
     assert obs[0] == 1.0 and obs[2] == 0.0 and not (term or trunc)
+
+
+def test_importance_weights_need_the_column():
+    policy = make_policy(priority=True, priority_IS_weight=True)
+    with pytest.raises(KeyError, match="no 'priority_IS' column"):
+        policy.learn_mode.forward(make_batch())
