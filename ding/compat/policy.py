@@ -157,7 +157,6 @@ class DIEngineLearnMode(_Attributes, LearnMode):
         return repr(self._policy)
 
 
-
 class Policy(_OurPolicy):
     """ding's Policy; a subclass that defines `_process_transition` runs DI-engine's protocol (above)."""
     _di_engine_protocol = False  # set per subclass

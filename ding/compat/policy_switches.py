@@ -17,9 +17,9 @@ from ding.policy import discrete_sac, mappo, masac, ppo, qmix, qmix_recurrent
 from ding.utils.registry import POLICY_REGISTRY
 
 
-def _build(cls: type, cfg: Any, args: tuple, kwargs: dict) -> Any:
-    """`cls.__new__`'s result: a bare `cls` for Python to initialise, or a variant built whole
-    here (it is no instance of `cls`, so Python would not call its `__init__`)."""
+def _new(cls: type, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """The `__new__` of the classes below: a bare `cls` for Python to initialise, or a variant
+    built whole here (it is no instance of `cls`, so Python would not call its `__init__`)."""
     variant = cls if cfg is None else cls.variant_for(cfg)  # no cfg: unpickling or copying
     if variant is cls:
         return object.__new__(cls)
@@ -33,25 +33,21 @@ def _multi_agent(cfg: Any) -> bool:
 @POLICY_REGISTRY.register('ppo')
 class PPOPolicy(ppo.PPOPolicy):
     config = dict(multi_agent=False)  # DI-engine's switch: True builds MAPPOPolicy
+    __new__ = _new
 
     @classmethod
     def variant_for(cls, cfg: Any) -> type:
         return mappo.MAPPOPolicy if cls is PPOPolicy and _multi_agent(cfg) else cls
 
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
-        return _build(cls, cfg, args, kwargs)
-
 
 @POLICY_REGISTRY.register('discrete_sac')
 class DiscreteSACPolicy(discrete_sac.DiscreteSACPolicy):
     config = dict(multi_agent=False)  # DI-engine's switch: True builds MASACPolicy
+    __new__ = _new
 
     @classmethod
     def variant_for(cls, cfg: Any) -> type:
         return masac.MASACPolicy if cls is DiscreteSACPolicy and _multi_agent(cfg) else cls
-
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
-        return _build(cls, cfg, args, kwargs)
 
 
 SACDiscretePolicy = DiscreteSACPolicy  # DI-engine's name
@@ -64,6 +60,7 @@ def _recurrent(cfg: Any) -> bool:
 
 @POLICY_REGISTRY.register('qmix')
 class QMIXPolicy(qmix.QMIXPolicy):
+    __new__ = _new
 
     @classmethod
     def variant_for(cls, cfg: Any) -> type:
@@ -71,16 +68,11 @@ class QMIXPolicy(qmix.QMIXPolicy):
         (ding/policy/qmix_recurrent.py); 1 the feed-forward policy (ding/policy/qmix.py)."""
         return qmix_recurrent.RecurrentQMIXPolicy if cls is QMIXPolicy and _recurrent(cfg) else cls
 
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
-        return _build(cls, cfg, args, kwargs)
-
 
 @POLICY_REGISTRY.register('vdn')
 class VDNPolicy(qmix.VDNPolicy):
+    __new__ = _new
 
     @classmethod
     def variant_for(cls, cfg: Any) -> type:
         return qmix_recurrent.RecurrentVDNPolicy if cls is VDNPolicy and _recurrent(cfg) else cls
-
-    def __new__(cls, cfg: Any = None, *args: Any, **kwargs: Any) -> Any:
-        return _build(cls, cfg, args, kwargs)
