@@ -8,6 +8,7 @@ from torch import nn
 from ding.data.batch import Batch
 from ding.model.from_config import build_model
 from ding.policy.policy import Policy
+from ding.rl_utils.exploration import epsilon_greedy
 from ding.rl_utils.offline import bc_continuous_loss, bc_discrete_loss
 from ding.torch_utils.optimizer_state import load_optimizer_state
 from ding.utils.registry import POLICY_REGISTRY
@@ -127,16 +128,15 @@ class BehaviourCloningPolicy(Policy):
         return self._continuous_action(out) if self._cfg.continuous else out['logit'].argmax(-1)
 
     def _forward_collect(self, obs: torch.Tensor, eps: float = 0.0, **kwargs: Any) -> Dict[str, torch.Tensor]:
+        if not self._cfg.continuous:  # epsilon-greedy over the allowed actions
+            out = self._collect_model(obs)
+            return {'action': epsilon_greedy(out['logit'], -1 if eps is None else float(eps), out.get('action_mask'))}
         action = self._act(self._collect_model, obs)
         collect = self._cfg.collect
-        if self._cfg.continuous and collect.noise:
+        if collect.noise:
             noise = (torch.randn_like(action) * collect.noise_sigma).clamp(collect.noise_range.min,
                                                                           collect.noise_range.max)
             action = (action + noise).clamp(-1.0, 1.0)
-        elif not self._cfg.continuous and eps > 0:
-            n_action = self._collect_model(obs)['logit'].shape[-1]
-            random = torch.rand(len(action), device=action.device) < eps
-            action = torch.where(random, torch.randint_like(action, n_action), action)
         return {'action': action}
 
     def _forward_eval(self, obs: torch.Tensor, **kwargs: Any) -> Dict[str, torch.Tensor]:

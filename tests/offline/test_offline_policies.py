@@ -51,6 +51,18 @@ def test_bc_discrete_and_continuous_clone_the_data():
         make('bc', model=dict(obs_shape=4, action_shape=2), learn=dict(optimizer='RMSprop'))
 
 
+def test_bc_discrete_collect_is_epsilon_greedy_over_allowed_actions():
+    bc = make('bc', model=dict(obs_shape=4, action_shape=3, encoder_hidden_size_list=[16]))
+    obs = np.random.default_rng(0).normal(size=(64, 4)).astype(np.float32)
+    greedy = bc.eval_mode.forward_batch(obs)['action']
+    assert (bc.collect_mode.forward_batch(obs, eps=0.0)['action'] == greedy).all()
+    assert (bc.collect_mode.forward_batch(obs, eps=1.0)['action'] != greedy).any()
+    mask = np.zeros((64, 3), np.float32)
+    mask[:, 1] = 1  # only action 1 allowed: exploration must keep to it
+    masked = Batch(observation=obs, action_mask=mask)
+    assert (bc.collect_mode.forward_batch(masked, eps=1.0)['action'] == 1).all()
+
+
 def test_cql_prefers_the_dataset_action_and_resumes_exactly():
     policy = make('cql', model=dict(SMALL_QAC), learn=dict(min_q_weight=5.0, num_actions=4, learning_rate_q=3e-3))
     data = dataset_batch()
