@@ -18,7 +18,7 @@ import torch
 from easydict import EasyDict
 
 from ding.utils.dicts import deep_merge
-from ding.utils.run_dir import RunDir
+from ding.utils.run_dir import EVAL_CKPT_NAME, RunDir
 
 
 @dataclass
@@ -121,7 +121,7 @@ class RLAgent:
     @property
     def best(self) -> 'RLAgent':
         """This agent with the weights of its best evaluation (`ckpt/eval.pth.tar`), if saved."""
-        path = os.path.join(RunDir(self.exp_name).ckpt_dir, 'eval.pth.tar')
+        path = os.path.join(RunDir(self.exp_name).ckpt_dir, EVAL_CKPT_NAME)
         if os.path.isfile(path):
             self.policy.learn_mode.load_state_dict(torch.load(path, map_location='cpu', weights_only=False))
         return self

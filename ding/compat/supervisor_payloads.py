@@ -17,15 +17,11 @@ class ReserveMethod(enum.Enum):
     GETATTR = '_getattr'
 
 
-def _new_req_id() -> str:
-    return uuid.uuid4().hex
-
-
 @dataclass
 class SendPayload:
     """Call `method(*args, **kwargs)` on child `proc_id`; `req_id` pairs the answer with it."""
     proc_id: int
-    req_id: str = field(default_factory=_new_req_id)
+    req_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     method: Any = None
     args: List = field(default_factory=list)
     kwargs: Dict = field(default_factory=dict)

@@ -1,7 +1,7 @@
-"""Reward models: they rewrite or add to the reward of the
-transitions a learner trains on. Hindsight relabelling (`HerRewardModel`) and exploration
-bonuses (`RndRewardModel`, `ICMRewardModel`), imitation (`GailRewardModel`, `TrexRewardModel`); see
-base_reward_model.py for the interface."""
+"""Reward models: they rewrite or add to the reward of the transitions a learner trains on.
+Hindsight relabelling (`HerRewardModel`), exploration bonuses (`RndRewardModel`,
+`ICMRewardModel`), imitation (`GailRewardModel`, `TrexRewardModel`); see base_reward_model.py
+for the interface."""
 from ding.utils.lazy import lazy_exports
 
 _EXPORTS = {

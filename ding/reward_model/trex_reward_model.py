@@ -6,10 +6,10 @@ and writes them under `<exp_name>/`. Later checkpoints count as better demonstra
 draws pairs of snippets from two of them and learns r(s) so that the better one's summed reward is
 larger (ding/rl_utils/trex.py). `estimate` then replaces each sampled transition's reward by r(obs).
 
-Unlike the other reward models it takes the whole config: its keys are
-under `reward_model`, and it reads `exp_name` (where the demonstrations are) and
-`policy.model.obs_shape`. Training happens in `train()`, once, on the demonstrations; the pipeline's
-own transitions are not used (`collect_data` keeps nothing).
+Unlike the other reward models it takes the whole config: its keys are under `reward_model`,
+and it reads `exp_name` (where the demonstrations are) and `policy.model.obs_shape`. Training
+happens in `train()`, once, on the demonstrations; the pipeline's own transitions are not used
+(`collect_data` keeps nothing).
 """
 import logging
 import os
