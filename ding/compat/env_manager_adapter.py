@@ -129,7 +129,7 @@ class DIEngineEnvManagerAdapter:
         episode_return, episode_length = np.full(n, np.nan), np.zeros(n, dtype=np.int64)
         infos: List[dict] = [{} for _ in range(n)]
         for ts in timesteps:
-            i = int(getattr(ts, 'env_id'))
+            i = int(ts.env_id)
             info = dict(ts.info or {})
             next_obs[i], reward[i], infos[i] = ts.obs, scalar_reward(ts.reward), info
             self._episode_length[i] += 1

@@ -110,19 +110,14 @@ def not_read() -> _NotRead:
     return NOT_READ
 
 
+# bool before int: True is an int too
+_KIND_OF_TYPE = ((bool, 'bool'), (int, 'int'), (float, 'real'), (str, 'str'), ((list, tuple), 'list'))
+
+
 def kind_of(value: Any) -> str:
-    if value is None:
-        return 'any'
-    if isinstance(value, bool):
-        return 'bool'
-    if isinstance(value, int):
-        return 'int'
-    if isinstance(value, float):
-        return 'real'
-    if isinstance(value, str):
-        return 'str'
-    if isinstance(value, (list, tuple)):
-        return 'list'
+    for types, kind in _KIND_OF_TYPE:
+        if isinstance(value, types):
+            return kind
     return 'any'
 
 
