@@ -31,7 +31,8 @@ STRATEGIES = ('final', 'future', 'episode')
 
 class HerRewardModel:
     """`HerRewardModel(cfg, cuda=False)`; `estimate(episode)` -> `her_replay_k` relabelled
-    episodes, each a Batch of transitions (the input is left as it was)."""
+    episodes, each a Batch of transitions (the input is left as it was). Relabelling runs on
+    the CPU whatever `cuda` says (DI-engine's signature)."""
 
     def __init__(self, cfg: Mapping, cuda: bool = False) -> None:
         strategy = cfg.get('her_strategy')
@@ -43,8 +44,6 @@ class HerRewardModel:
         self._episode_size = None if size is None else _positive_int(size, 'episode_size')
         self._sample_per_episode = None if per_episode is None else _positive_int(per_episode, 'sample_per_episode')
         self._done_on_goal = bool(cfg.get('done_on_goal', False))
-        self._cuda = bool(cuda) and torch.cuda.is_available()
-        self._device = 'cuda' if self._cuda else 'cpu'
         # drawn from numpy's global RNG, so set_pkg_seed(seed) before construction fixes the relabelling
         self._rng = np.random.default_rng(np.random.randint(2**31))
 
