@@ -32,7 +32,7 @@ STRATEGIES = ('final', 'future', 'episode')
 class HerRewardModel:
     """`HerRewardModel(cfg, cuda=False)`; `estimate(episode)` -> `her_replay_k` relabelled
     episodes, each a Batch of transitions (the input is left as it was). Relabelling runs on
-    the CPU whatever `cuda` says (DI-engine's signature)."""
+    the CPU whatever `cuda` says."""
 
     def __init__(self, cfg: Mapping, cuda: bool = False) -> None:
         strategy = cfg.get('her_strategy')
