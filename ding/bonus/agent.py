@@ -17,6 +17,7 @@ import numpy as np
 import torch
 from easydict import EasyDict
 
+from ding.utils.checkpoint_io import load_checkpoint
 from ding.utils.dicts import deep_merge
 from ding.utils.run_dir import EVAL_CKPT_NAME, RunDir
 
@@ -123,5 +124,5 @@ class RLAgent:
         """This agent with the weights of its best evaluation (`ckpt/eval.pth.tar`), if saved."""
         path = os.path.join(RunDir(self.exp_name).ckpt_dir, EVAL_CKPT_NAME)
         if os.path.isfile(path):
-            self.policy.learn_mode.load_state_dict(torch.load(path, map_location='cpu', weights_only=False))
+            self.policy.learn_mode.load_state_dict(load_checkpoint(path))  # a truncated file: CheckpointError
         return self

@@ -47,3 +47,15 @@ def test_dqn_agent_trains_evaluates_and_deploys_its_best(tmp_path, monkeypatch):
         gif.seek(i)
         total += gif.info['duration']
     assert total == (int(deployed.eval_value) + 1) * 40  # a frame per step plus the first, 25 fps
+
+
+def test_best_names_a_truncated_checkpoint(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from ding.bonus import DQNAgent
+    from ding.utils.checkpoint_io import CheckpointError
+    agent = DQNAgent(env_id='CartPole-v1', seed=1, exp_name='agent')
+    ckpt = tmp_path / 'agent' / 'ckpt'
+    ckpt.mkdir(parents=True, exist_ok=True)
+    (ckpt / 'eval.pth.tar').write_bytes(b'PK\x03\x04 cut short')
+    with pytest.raises(CheckpointError, match='eval.pth.tar is not a readable checkpoint'):
+        agent.best
