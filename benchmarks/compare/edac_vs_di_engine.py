@@ -3,6 +3,10 @@ the same number of updates, the same evaluation (issue 37: ours must reach DI-en
 
     python benchmarks/compare/edac_vs_di_engine.py [--seeds 1000 1001 1002] [--updates 6000]
         [--eval-every 500] [--dataset PATH] [--runs ours di_engine] [--out PATH]
+    python benchmarks/compare/edac_vs_di_engine.py --merge PART.json ... [--out PATH]
+
+Parts run at once on different cores (`--runs`, `--seeds` and `--out` each) are joined by
+`--merge` into one table: same dataset, budget and evaluation, no (framework, seed) twice.
 
 - Dataset: `python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id halfcheetah-medium-v2` (100
   episodes of our SAC stopped after 100k env steps; made here if missing, which trains that SAC
@@ -21,6 +25,7 @@ Writes benchmarks/results/edac_vs_di_engine.json; `markdown(data)` is its table.
 import argparse
 import datetime
 import functools
+import json
 import os
 import sys
 from typing import Any, Dict, List
@@ -97,6 +102,29 @@ def markdown(data: Dict[str, Any]) -> str:
     return '\n'.join(lines)
 
 
+def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """One result from parts of a sitting run side by side: their runs per framework, by seed."""
+    same = ('updates', 'eval_every', 'episodes', 'dataset')
+    for part in parts[1:]:
+        differ = [k for k in same if part[k] != parts[0][k]]
+        if differ:
+            raise ValueError(f'the parts differ in {differ}: not one comparison')
+    runs: Dict[str, List[Dict[str, Any]]] = {}
+    for part in parts:
+        for name, result in part['results'].items():
+            runs.setdefault(name, []).extend(result['runs'])
+    for name, rs in runs.items():
+        seeds = [r['seed'] for r in rs]
+        if len(set(seeds)) != len(seeds):
+            raise ValueError(f'{name} has a seed twice among the parts: {sorted(seeds)}')
+        rs.sort(key=lambda r: r['seed'])
+    return {**{k: parts[0][k] for k in ('benchmark', *same, 'torch_threads', 'reference_returns')},
+            'date': max(p['date'] for p in parts), 'complete': all(p.get('complete', True) for p in parts),
+            'note': ' | '.join(p['note'] for p in parts if p.get('note')),
+            'machine_cpu_fractions': [p.get('machine_cpu_fractions') for p in parts],
+            'results': {name: {'median': aggregate(rs), 'runs': rs} for name, rs in runs.items()}}
+
+
 def main() -> None:
     from ding.data.offline_dataset import d4rl_dataset_path
     from ding.utils.fileio import atomic_write_json
@@ -113,7 +141,17 @@ def main() -> None:
     p.add_argument('--runs', nargs='+', default=list(RUNS), choices=RUNS)
     p.add_argument('--note', default='', help='what a reader should know of this sitting')
     p.add_argument('--out', default=os.path.join(HERE, '..', 'results', 'edac_vs_di_engine.json'))
+    p.add_argument('--merge', nargs='+', metavar='PART', help='join these parts into --out; nothing runs')
     args = p.parse_args()
+    if args.merge:
+        parts = []
+        for path in args.merge:
+            with open(path) as f:
+                parts.append(json.load(f))
+        out = merge(parts)
+        atomic_write_json(args.out, out)
+        print(markdown(out))
+        return
     refuse_before_running(p, args.seeds, args.tuning)  # a published table reports on seeds no config was chosen on
     torch.set_num_threads(1)
     data_path = ensure_dataset(args.dataset or d4rl_dataset_path(DATASET_ID))

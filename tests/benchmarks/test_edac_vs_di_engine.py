@@ -64,3 +64,29 @@ def test_di_engine_gets_one_dict_of_tensors_per_transition(tmp_path):
     assert rows[0]['obs'].dtype == torch.float32 and rows[0]['obs'].shape == (17, )
     assert rows[3]['reward'].shape == () and float(rows[3]['reward']) == 3.0
     assert [r['done'] for r in rows] == [False, False, True, False, False]
+
+
+def _part(runs_by_name, updates=6000, complete=True):
+    results = {name: {'median': edac_vs_di_engine.aggregate(runs), 'runs': runs} for name, runs in runs_by_name.items()}
+    return {'benchmark': 'edac_vs_di_engine', 'date': '2026-12-01T03:00:00+00:00', 'complete': complete,
+            'dataset': {'path': 'd.hdf5', 'id': 'halfcheetah-medium-v2'}, 'updates': updates, 'eval_every': 500,
+            'episodes': 10, 'torch_threads': 1, 'reference_returns': {'random': -280.0, 'dataset': 4947.0},
+            'note': 'a part', 'machine_cpu_fractions': None, 'results': results}
+
+
+def _run(seed, final):
+    return {'seed': seed, 'ms_per_update': 150.0, 'final_return': final, 'best_return': final}
+
+
+def test_parts_run_side_by_side_merge_into_one_table():
+    ours = _part({'ours': [_run(1000, 1.0), _run(1001, 2.0), _run(1002, 3.0)]})
+    peer_a = _part({'di_engine': [_run(1001, 20.0), _run(1000, 10.0)]})
+    peer_b = _part({'di_engine': [_run(1002, 30.0)]}, complete=False)
+    out = edac_vs_di_engine.merge([ours, peer_a, peer_b])
+    assert [r['seed'] for r in out['results']['di_engine']['runs']] == [1000, 1001, 1002]
+    assert out['results']['di_engine']['median']['median_final_return'] == 20.0
+    assert out['results']['ours']['median']['seeds'] == 3 and out['complete'] is False
+    with pytest.raises(ValueError, match='di_engine has a seed twice'):
+        edac_vs_di_engine.merge([peer_a, peer_a])
+    with pytest.raises(ValueError, match=r"differ in \['updates'\]"):
+        edac_vs_di_engine.merge([ours, _part({'di_engine': [_run(1000, 1.0)]}, updates=3000)])
