@@ -50,7 +50,8 @@ def test_the_offline_page_marker_becomes_the_table(tmp_path):
     results = tmp_path / 'd3rlpy_offline_pendulum.json'
     results.write_text(json.dumps(small_results()))
     page = (ROOT / 'docs' / 'offline.md').read_text()
-    filled = marked_tables.fill('offline.md', page, str(results))
-    assert marked_tables.marker('offline.md') not in filled and '20.00 / 50.00 / 100.00' in filled
+    named = 'benchmarks/results/d3rlpy_offline_pendulum.json'
+    filled = marked_tables.fill('offline.md', page, {named: str(results)})
+    assert marked_tables.marker(named) not in filled and '20.00 / 50.00 / 100.00' in filled
     with pytest.raises(RuntimeError, match='exactly once'):
-        marked_tables.fill('offline.md', page.replace(marked_tables.marker('offline.md'), ''), str(results))
+        marked_tables.fill('offline.md', page.replace(marked_tables.marker(named), ''), {named: str(results)})

@@ -66,8 +66,8 @@ def test_the_page_marker_becomes_the_table(tmp_path):
     results = tmp_path / 'maskable_ppo.json'
     results.write_text(json.dumps(small_results()))
     page = (ROOT / 'docs' / 'action_masking.md').read_text()
-    filled = marked_tables.fill('action_masking.md', page, str(results))
-    assert marked_tables.marker('action_masking.md') not in filled and 'not reached in 6,144' in filled
+    named = 'benchmarks/results/maskable_ppo.json'
+    filled = marked_tables.fill('action_masking.md', page, {named: str(results)})
+    assert marked_tables.marker(named) not in filled and 'not reached in 6,144' in filled
     with pytest.raises(RuntimeError, match='exactly once'):
-        marked_tables.fill('action_masking.md', page.replace(marked_tables.marker('action_masking.md'), ''),
-                           str(results))
+        marked_tables.fill('action_masking.md', page.replace(marked_tables.marker(named), ''), {named: str(results)})
