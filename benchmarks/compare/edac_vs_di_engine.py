@@ -120,7 +120,7 @@ def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
         rs.sort(key=lambda r: r['seed'])
     return {**{k: parts[0][k] for k in ('benchmark', *same, 'torch_threads', 'reference_returns')},
             'date': max(p['date'] for p in parts), 'complete': all(p.get('complete', True) for p in parts),
-            'note': ' | '.join(p['note'] for p in parts if p.get('note')),
+            'note': ' | '.join(dict.fromkeys(p['note'] for p in parts if p.get('note'))),  # each note once
             'machine_cpu_fractions': [p.get('machine_cpu_fractions') for p in parts],
             'results': {name: {'median': aggregate(rs), 'runs': rs} for name, rs in runs.items()}}
 
@@ -149,6 +149,7 @@ def main() -> None:
             with open(path) as f:
                 parts.append(json.load(f))
         out = merge(parts)
+        out['note'] = ' | '.join(n for n in (out['note'], args.note) if n)  # what the parts' notes could not know
         atomic_write_json(args.out, out)
         print(markdown(out))
         return

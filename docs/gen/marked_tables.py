@@ -11,7 +11,8 @@ from performance_tables import _load_benchmark_module
 # page -> its tables: (results file, the benchmark script that writes it and draws its table)
 TABLES = {
     'action_masking.md': [('benchmarks/results/maskable_ppo.json', 'benchmarks/compare/maskable_ppo.py')],
-    'offline.md': [('benchmarks/results/d3rlpy_offline_pendulum.json', 'benchmarks/compare/d3rlpy_offline.py')],
+    'offline.md': [('benchmarks/results/d3rlpy_offline_pendulum.json', 'benchmarks/compare/d3rlpy_offline.py'),
+                   ('benchmarks/results/edac_vs_di_engine.json', 'benchmarks/compare/edac_vs_di_engine.py')],
     'multiagent.md': [('benchmarks/results/mappo_vs_benchmarl.json', 'benchmarks/compare/mappo_vs_benchmarl.py')],
 }
 
