@@ -25,6 +25,7 @@ Writes benchmarks/results/edac_vs_di_engine.json; `markdown(data)` is its table.
 import argparse
 import datetime
 import functools
+import hashlib
 import json
 import os
 import sys
@@ -102,6 +103,15 @@ def markdown(data: Dict[str, Any]) -> str:
     return '\n'.join(lines)
 
 
+def file_sha256(path: str) -> str:
+    """The dataset's identity: a remade file differs (our SAC's 100k-step policy differs between sittings)."""
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
     """One result from parts of a sitting run side by side: their runs per framework, by seed."""
     same = ('updates', 'eval_every', 'episodes', 'dataset')
@@ -160,11 +170,12 @@ def main() -> None:
     reference = reference_returns(data_path, args.episodes)
     print('reference returns', reference, flush=True)
     per_run: Dict[str, List[Dict[str, Any]]] = {name: [] for name in args.runs}
+    dataset = {'path': data_path, 'id': DATASET_ID, 'sha256': file_sha256(data_path)}  # --merge compares it
 
     def write(complete: bool, load: CpuTimes) -> Dict[str, Any]:
         # after every run, so a sitting cut short keeps the seeds it finished ('complete': False)
         out = {'benchmark': 'edac_vs_di_engine', 'date': datetime.datetime.now(datetime.timezone.utc).isoformat(),
-               'complete': complete, 'dataset': {'path': data_path, 'id': DATASET_ID}, 'updates': args.updates,
+               'complete': complete, 'dataset': dataset, 'updates': args.updates,
                'eval_every': args.eval_every, 'episodes': args.episodes, 'torch_threads': 1,
                'reference_returns': reference, 'note': args.note,
                'machine_cpu_fractions': getattr(load, 'fractions', None),  # set when the sitting ends

@@ -90,3 +90,7 @@ def test_parts_run_side_by_side_merge_into_one_table():
         edac_vs_di_engine.merge([peer_a, peer_a])
     with pytest.raises(ValueError, match=r"differ in \['updates'\]"):
         edac_vs_di_engine.merge([ours, _part({'di_engine': [_run(1000, 1.0)]}, updates=3000)])
+    remade = _part({'di_engine': [_run(1002, 30.0)]})
+    remade['dataset'] = dict(remade['dataset'], sha256='another file')  # the same path, made again
+    with pytest.raises(ValueError, match=r"differ in \['dataset'\]"):
+        edac_vs_di_engine.merge([ours, remade])
