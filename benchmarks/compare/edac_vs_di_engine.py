@@ -25,7 +25,6 @@ Writes benchmarks/results/edac_vs_di_engine.json; `markdown(data)` is its table.
 import argparse
 import datetime
 import functools
-import hashlib
 import json
 import os
 import sys
@@ -103,15 +102,6 @@ def markdown(data: Dict[str, Any]) -> str:
     return '\n'.join(lines)
 
 
-def file_sha256(path: str) -> str:
-    """The dataset's identity: a remade file differs (our SAC's 100k-step policy differs between sittings)."""
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for block in iter(lambda: f.read(1 << 20), b''):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
     """One result from parts of a sitting run side by side: their runs per framework, by seed."""
     same = ('updates', 'eval_every', 'episodes', 'dataset')
@@ -136,6 +126,7 @@ def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
 
 
 def main() -> None:
+    from ding.data.dataset_fingerprint import dataset_fingerprint
     from ding.data.offline_dataset import d4rl_dataset_path
     from ding.utils.fileio import atomic_write_json
     from seed_guard import refuse_before_running
@@ -170,7 +161,8 @@ def main() -> None:
     reference = reference_returns(data_path, args.episodes)
     print('reference returns', reference, flush=True)
     per_run: Dict[str, List[Dict[str, Any]]] = {name: [] for name in args.runs}
-    dataset = {'path': data_path, 'id': DATASET_ID, 'sha256': file_sha256(data_path)}  # --merge compares it
+    # --merge compares it: a remade file differs (our SAC's 100k-step policy differs between sittings)
+    dataset = {'path': data_path, 'id': DATASET_ID, 'sha256': dataset_fingerprint(data_path)['sha256']}
 
     def write(complete: bool, load: CpuTimes) -> Dict[str, Any]:
         # after every run, so a sitting cut short keeps the seeds it finished ('complete': False)

@@ -105,10 +105,11 @@ def main() -> None:
     result: Dict[str, Any] = dict(configs={})
     for name, budget in budgets.items():
         module = config_module(name)
+        env = module.main_config.env
         result['configs'][name] = dict(
-            date=datetime.now(timezone.utc).isoformat(), max_train_iter=budget, env_id=module.main_config.env.env_id, stop_value=module.main_config.env.stop_value,
-            stop_value_source=module.STOP_VALUE_SOURCE, dataset=dataset_summary(module.main_config.env.env_id),
-            runs=[])
+            date=datetime.now(timezone.utc).isoformat(), max_train_iter=budget, env_id=env.env_id,
+            stop_value=env.stop_value, stop_value_source=module.STOP_VALUE_SOURCE,
+            dataset=dataset_summary(env.env_id), runs=[])
     pool = futures.ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context('spawn'))
     with pool:
         jobs = {pool.submit(one_run, name, seed, budget): name for name, budget in budgets.items()
