@@ -97,6 +97,8 @@ def main() -> None:
     p.add_argument('--max-train-iter', type=int, default=100000)
     p.add_argument('--jobs', type=int, default=2)
     p.add_argument('--out', default=OUT)
+    p.add_argument('--note', default='', help="what a reader should know of this sitting (load, dataset); kept with "
+                   "each config's entry")
     args = p.parse_args()
     sys.path.insert(0, os.path.join(BENCH, 'compare'))
     from seed_guard import refuse_before_running
@@ -109,7 +111,7 @@ def main() -> None:
         result['configs'][name] = dict(
             date=datetime.now(timezone.utc).isoformat(), max_train_iter=budget, env_id=env.env_id,
             stop_value=env.stop_value, stop_value_source=module.STOP_VALUE_SOURCE,
-            dataset=dataset_summary(env.env_id), runs=[])
+            dataset=dataset_summary(env.env_id), runs=[], **(dict(note=args.note) if args.note else {}))
     pool = futures.ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context('spawn'))
     with pool:
         jobs = {pool.submit(one_run, name, seed, budget): name for name, budget in budgets.items()

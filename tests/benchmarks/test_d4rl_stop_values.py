@@ -1,4 +1,4 @@
-"""benchmarks/learning/d4rl_stop_values.py and the offline configs it runs: each Hopper config's
+"""benchmarks/learning/d4rl_stop_values.py and the offline configs it runs: each config's
 stop value is the raw return of the published normalised score its STOP_VALUE_SOURCE cites; the
 driver refuses a tuning seed before anything trains, and reads a run's evaluations from its
 progress.csv."""
@@ -15,15 +15,18 @@ sys.path += [str(ROOT / 'benchmarks' / 'learning')]  # appended: never shadows
 
 import d4rl_stop_values  # noqa: E402
 
-HOPPER_RANDOM, HOPPER_EXPERT = -20.272305, 3234.3  # D4RL's reference returns (d4rl/infos.py)
+# D4RL's reference returns (d4rl/infos.py): random and expert play
+REFERENCE_RETURNS = {'hopper': (-20.272305, 3234.3), 'halfcheetah': (-280.178953, 12135.0)}
 
 
 @pytest.mark.parametrize('name', ['hopper_medium_td3bc', 'hopper_medium_cql', 'hopper_medium_bcq',
-                                  'hopper_medium_edac'])
+                                  'hopper_medium_edac', 'halfcheetah_medium_td3bc', 'halfcheetah_medium_cql',
+                                  'halfcheetah_medium_edac'])
 def test_the_stop_value_is_the_cited_published_score(name):
     module = importlib.import_module(f'dizoo.d4rl.config.{name}_config')
     score = float(re.search(r'([\d.]+) normalised', module.STOP_VALUE_SOURCE).group(1))
-    raw = HOPPER_RANDOM + score / 100 * (HOPPER_EXPERT - HOPPER_RANDOM)
+    random, expert = REFERENCE_RETURNS[name.split('_')[0]]
+    raw = random + score / 100 * (expert - random)
     assert module.main_config.env.stop_value == round(raw)
     assert f'{round(raw):,} raw' in module.STOP_VALUE_SOURCE
 

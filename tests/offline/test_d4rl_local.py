@@ -68,3 +68,22 @@ def test_every_d4rl_config_compiles_against_our_policies():
         cfg = compile_config(module.main_config, create_cfg=module.create_config, auto=True, save_cfg=False)
         assert cfg.env.type == 'd4rl' and cfg.policy.collect.data_type == 'd4rl', name
         assert cfg.policy.type in name.replace('td3bc', 'td3_bc'), name
+
+
+def test_norm_obs_is_a_d4rl_env_key_so_it_neither_warns_nor_lets_a_typo_through(caplog):
+    """The offline path normalises observations with `env.norm_obs` (create_dataset, serial_offline):
+    the d4rl env declares the keys, so TD3+BC's config compiles without the 'accepts but does not
+    use' warning, and a misspelt key under it is refused."""
+    import copy
+    import logging
+    from ding.config import compile_config
+    from dizoo.d4rl.config import halfcheetah_medium_td3bc_config as module
+    with caplog.at_level(logging.WARNING, logger='ding.config'):
+        cfg = compile_config(copy.deepcopy(module.main_config), create_cfg=module.create_config, auto=True,
+                             save_cfg=False)
+    assert cfg.env.norm_obs.use_norm and cfg.env.norm_obs.offline_stats.use_offline_stats
+    assert not [r for r in caplog.records if 'norm_obs' in r.getMessage()]
+    wrong = copy.deepcopy(module.main_config)
+    wrong.env.norm_obs.use_nrom = True
+    with pytest.raises(KeyError, match='use_nrom'):
+        compile_config(wrong, create_cfg=module.create_config, auto=True, save_cfg=False)

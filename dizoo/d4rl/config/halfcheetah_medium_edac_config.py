@@ -2,8 +2,9 @@
 imports this). The dataset is local: `python -m dizoo.d4rl.entry.d4rl_make_dataset --env-id
 halfcheetah-medium-v2` (mean return 4,947; see `halfcheetah_medium_bcq_config`).
 
-Stop value 5,000, just above the data's own return, as for BCQ (DI-engine: 7,600 for D4RL's data).
-Not reached here (2026-11-27, one torch thread, 131 ms an update without evaluations): the
+The stop value is a published result (STOP_VALUE_SOURCE below). It was 5,000 until 2026-12-01,
+picked here just above the data's own return (DI-engine: 7,600, citing nothing), and never reached.
+Not reached here either (2026-11-27, one torch thread, 131 ms an update without evaluations): the
 greedy policy stood still (return 0 to -3) for 3,500 updates, first moved at 4,500 (165),
 peaked at 943 after 5,500, stayed between -60 and 470 up to 14,000, then fell below zero and
 ran backwards (-300 to -580 from 16,000 to 21,600 updates, where the run was stopped) while the
@@ -11,8 +12,8 @@ critics' mean Q kept rising (314). With 100k transitions from one SAC policy, te
 too few to keep the actor on the data; DI-engine's value is for D4RL's 1M more varied
 transitions, and the EDAC paper trains 3M updates. On a GPU (an H200, 2026-11-27, 290 s,
 about 18,000 updates) ten critics took the same course (best 980 at 5,500, -363 at 17,500);
-50 critics held the policy between 790 and 1,200 after 11,000 updates, still far from 5,000.
-A stand-alone EDAC (benchmarks/learning/edac_reference.py) takes the same course on this data; on 1M
+50 critics held the policy between 790 and 1,200 after 11,000 updates, still far from 5,000 (the
+stop value then). A stand-alone EDAC (benchmarks/learning/edac_reference.py) takes the same course on this data; on 1M
 transitions from the same SAC it dipped the same way, then climbed again to 789 by 57,500 updates
 as the critics' Q neared the data's return (docs/offline.md). With `cuda_graph` (an H200, 68,000
 updates in 430 s, two runs sharing the GPU) `edac.py` took the same courses: on the 100k set down to
@@ -25,6 +26,12 @@ machine, 0.75-0.86 s with both cores busy (2026-11-28). 500 graphed updates take
 see 1,200 evaluations."""
 from easydict import EasyDict
 
+# EDAC on halfcheetah-medium-v2, 65.9 normalised (An et al. 2021, "Uncertainty-Based Offline
+# Reinforcement Learning with Diversified Q-Ensemble", Table 1), about 7,901 raw (-280.18 + 0.659 *
+# (12135.0 + 280.18), D4RL's random and expert returns for HalfCheetah), on D4RL's own data (1M
+# transitions) after 3M updates; the local file is made by our SAC and is smaller.
+STOP_VALUE_SOURCE = 'EDAC, halfcheetah-medium-v2: 65.9 normalised (An et al. 2021, Table 1) = 7,901 raw'
+
 main_config = dict(
     exp_name='halfcheetah_medium_edac_seed0',
     env=dict(
@@ -33,7 +40,7 @@ main_config = dict(
         evaluator_env_num=8,
         use_act_scale=True,
         n_evaluator_episode=8,
-        stop_value=5000,
+        stop_value=7901,
     ),
     policy=dict(
         cuda=True,

@@ -10,7 +10,7 @@ halfcheetah_td3_config = dict(
         evaluator_env_num=8,
         n_evaluator_episode=8,
         act_scale=True,
-        stop_value=12000,
+        stop_value=11000,
     ),
     policy=dict(
         cuda=False,
