@@ -121,7 +121,9 @@ def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
     return {**{k: parts[0][k] for k in ('benchmark', *same, 'torch_threads', 'reference_returns')},
             'date': max(p['date'] for p in parts), 'complete': all(p.get('complete', True) for p in parts),
             'note': ' | '.join(dict.fromkeys(p['note'] for p in parts if p.get('note'))),  # each note once
-            'machine_cpu_fractions': [p.get('machine_cpu_fractions') for p in parts],
+            # one entry per part run; a part that is itself a merged result gives its list
+            'machine_cpu_fractions': [f for p in parts for f in (p['machine_cpu_fractions'] if isinstance(
+                p.get('machine_cpu_fractions'), list) else [p.get('machine_cpu_fractions')])],
             'results': {name: {'median': aggregate(rs), 'runs': rs} for name, rs in runs.items()}}
 
 

@@ -86,6 +86,12 @@ def test_parts_run_side_by_side_merge_into_one_table():
     assert [r['seed'] for r in out['results']['di_engine']['runs']] == [1000, 1001, 1002]
     assert out['results']['di_engine']['median']['median_final_return'] == 20.0
     assert out['results']['ours']['median']['seeds'] == 3 and out['complete'] is False
+    # a committed (merged) result joined with a later part: one flat entry per part run
+    first = dict(edac_vs_di_engine.merge([ours, peer_a]), machine_cpu_fractions=[{'busy': 1.0}, {'busy': 0.9}])
+    later = dict(peer_b, machine_cpu_fractions={'busy': 0.8})
+    again = edac_vs_di_engine.merge([first, later])
+    assert again['machine_cpu_fractions'] == [{'busy': 1.0}, {'busy': 0.9}, {'busy': 0.8}]
+    assert again['results']['di_engine']['median']['median_final_return'] == 20.0
     with pytest.raises(ValueError, match='di_engine has a seed twice'):
         edac_vs_di_engine.merge([peer_a, peer_a])
     with pytest.raises(ValueError, match=r"differ in \['updates'\]"):

@@ -18,7 +18,7 @@ qbert_r2d2_config = dict(
         collector_env_num=collector_env_num,
         evaluator_env_num=evaluator_env_num,
         n_evaluator_episode=evaluator_env_num,
-        stop_value=int(1e6),
+        stop_value=int(1e6),  # DI-engine's: a stop value no run reaches (train to the env-step budget)
         env_id='QbertNoFrameskip-v4',
         frame_stack=4,
     ),
