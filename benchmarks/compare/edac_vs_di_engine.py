@@ -102,6 +102,12 @@ def markdown(data: Dict[str, Any]) -> str:
     return '\n'.join(lines)
 
 
+def _cpu_fractions_per_run(part: Dict[str, Any]) -> List[Any]:
+    """One entry per sitting that ran: a merged result holds a list of them, a part one."""
+    fractions = part.get('machine_cpu_fractions')
+    return fractions if isinstance(fractions, list) else [fractions]
+
+
 def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
     """One result from parts of a sitting run side by side: their runs per framework, by seed."""
     same = ('updates', 'eval_every', 'episodes', 'dataset')
@@ -121,9 +127,7 @@ def merge(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
     return {**{k: parts[0][k] for k in ('benchmark', *same, 'torch_threads', 'reference_returns')},
             'date': max(p['date'] for p in parts), 'complete': all(p.get('complete', True) for p in parts),
             'note': ' | '.join(dict.fromkeys(p['note'] for p in parts if p.get('note'))),  # each note once
-            # one entry per part run; a part that is itself a merged result gives its list
-            'machine_cpu_fractions': [f for p in parts for f in (p['machine_cpu_fractions'] if isinstance(
-                p.get('machine_cpu_fractions'), list) else [p.get('machine_cpu_fractions')])],
+            'machine_cpu_fractions': [f for p in parts for f in _cpu_fractions_per_run(p)],
             'results': {name: {'median': aggregate(rs), 'runs': rs} for name, rs in runs.items()}}
 
 
