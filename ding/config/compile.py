@@ -22,7 +22,7 @@ from typing import Any, Mapping, Optional, Tuple
 from easydict import EasyDict
 
 from ding.config import schema
-from ding.config.common_keys import ENV_REPLAY, OFF_POLICY_COMMON, POLICY_COMMON, REPLAY_BUFFER_COMMON
+from ding.config.common_keys import ENV_OFFLINE, ENV_REPLAY, OFF_POLICY_COMMON, POLICY_COMMON, REPLAY_BUFFER_COMMON
 from ding.config.io import save_config_py, save_config_yaml
 from ding.config.validate import check_keys
 from ding.utils.dicts import deep_merge
@@ -86,6 +86,8 @@ def build_defaults(create_cfg: Mapping, classes: Mapping[str, Any]) -> Tuple[dic
     # load_path and the learner hooks, which every policy takes (common_keys.py)
     policy = section(classes['policy'], POLICY_COMMON if classes['policy'] is not None else {},
                      create_cfg.get('policy'), 'policy')
+    if 'data_type' in (policy.get('collect') or {}):  # an offline policy: its dataset may normalise observations
+        env = merge(ENV_OFFLINE, env)
 
     buffer_declared = schema.declared(classes['buffer'])
     policy_buffer = policy.get('other', {}).get('replay_buffer')

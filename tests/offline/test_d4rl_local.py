@@ -1,6 +1,8 @@
 """dizoo.d4rl on local data: D4RL env ids name gymnasium's MuJoCo envs, and a config that
 names an env id without a data_path reads `$D4RL_DATASET_DIR/<env_id>.hdf5`, made by our
 dataset maker (never downloaded)."""
+import importlib
+
 import numpy as np
 import pytest
 from easydict import EasyDict
@@ -56,7 +58,6 @@ def test_random_dataset_is_made_in_d4rl_layout_and_the_env_plays(tmp_path):
 
 
 def test_every_d4rl_config_compiles_against_our_policies():
-    import importlib
     import pkgutil
 
     import dizoo.d4rl.config as configs
@@ -70,14 +71,19 @@ def test_every_d4rl_config_compiles_against_our_policies():
         assert cfg.policy.type in name.replace('td3bc', 'td3_bc'), name
 
 
-def test_norm_obs_is_a_d4rl_env_key_so_it_neither_warns_nor_lets_a_typo_through(caplog):
-    """The offline path normalises observations with `env.norm_obs` (create_dataset, serial_offline):
-    the d4rl env declares the keys, so TD3+BC's config compiles without the 'accepts but does not
-    use' warning, and a misspelt key under it is refused."""
+@pytest.mark.parametrize('config', ['dizoo.d4rl.config.halfcheetah_medium_td3bc_config',
+                                    'dizoo.classic_control.pendulum.config.pendulum_td3_bc_config'])
+def test_norm_obs_is_declared_for_offline_policies_so_it_neither_warns_nor_lets_a_typo_through(
+        config, caplog, monkeypatch):
+    """The offline path normalises observations with `env.norm_obs` (create_dataset, serial_offline)
+    whatever the env: an offline policy's config declares the keys, so TD3+BC's configs compile
+    without the 'accepts but does not use' warning, and a misspelt key under it is refused."""
     import copy
     import logging
+    from ding.compat import config_keys
     from ding.config import compile_config
-    from dizoo.d4rl.config import halfcheetah_medium_td3bc_config as module
+    monkeypatch.setattr(config_keys, '_warned', set())  # warned once per process: an earlier test may have
+    module = importlib.import_module(config)
     with caplog.at_level(logging.WARNING, logger='ding.config'):
         cfg = compile_config(copy.deepcopy(module.main_config), create_cfg=module.create_config, auto=True,
                              save_cfg=False)
@@ -87,3 +93,19 @@ def test_norm_obs_is_a_d4rl_env_key_so_it_neither_warns_nor_lets_a_typo_through(
     wrong.env.norm_obs.use_nrom = True
     with pytest.raises(KeyError, match='use_nrom'):
         compile_config(wrong, create_cfg=module.create_config, auto=True, save_cfg=False)
+
+
+def test_norm_obs_of_an_online_config_is_still_a_key_ding_does_not_use(caplog, monkeypatch):
+    """DI-engine's online MuJoCo configs carry `env.norm_obs`, which nothing reads there: it is
+    accepted with one warning, as before."""
+    import copy
+    import logging
+    from ding.compat import config_keys
+    from ding.config import compile_config
+    from dizoo.mujoco.config import hopper_sac_config as module
+    monkeypatch.setattr(config_keys, '_warned', set())
+    main = copy.deepcopy(module.main_config)
+    main.env.norm_obs = dict(use_norm=False)
+    with caplog.at_level(logging.WARNING, logger='ding.config'):
+        compile_config(main, create_cfg=module.create_config, auto=True, save_cfg=False)
+    assert [r for r in caplog.records if 'cfg.env.norm_obs' in r.getMessage() and 'does not use' in r.getMessage()]

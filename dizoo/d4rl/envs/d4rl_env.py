@@ -3,7 +3,8 @@
 names the data). cfg keys as DI-engine's: `env_id`, `use_act_scale` (actions in [-1, 1]), and
 `norm_obs.use_norm` with `norm_obs.offline_stats.use_offline_stats`: both True, and an offline run
 trains and evaluates on observations normalised by the dataset's mean and std (read by
-`ding.data.offline_dataset.create_dataset` and `ding.entry.serial_offline`, not by the env).
+`ding.data.offline_dataset.create_dataset` and `ding.entry.serial_offline`, not by the env, so
+the config of every offline policy declares them: ding/config/common_keys.py).
 
 The dataset of an env id is a local D4RL-layout hdf5 file, `ding.data.offline_dataset.d4rl_dataset_path(env_id)`:
 `$D4RL_DATASET_DIR/<env_id>.hdf5` (default `~/.d4rl/datasets`, where d4rl keeps its
@@ -29,8 +30,7 @@ def gymnasium_env_id(env_id: str) -> str:
 
 @ENV_REGISTRY.register('d4rl')
 class D4RLEnv(DingEnvWrapper):
-    config = dict(env_id='hopper-medium-v2', use_act_scale=True,
-                  norm_obs=dict(use_norm=False, offline_stats=dict(use_offline_stats=False)))
+    config = dict(env_id='hopper-medium-v2', use_act_scale=True)
 
     def __init__(self, cfg: Any = None) -> None:
         merged = deep_merge(self.default_config(), cfg or {})
