@@ -15,29 +15,26 @@ whether the stop value was reached and at how many updates, wall seconds. Per co
 value, its published source (the config's `STOP_VALUE_SOURCE`), and the dataset's transitions and
 mean episode return. The published values are scores on D4RL's own datasets, which cannot be
 downloaded here; the local dataset is made by our SAC, so the JSON says how its data compare.
-The configs run here replace their entries in the results file; the others' stay.
+The configs run here replace their entries in the results file; the others' stay. The runner is
+stop_values.py's, which runs any shipped config against its stop value.
 """
 import argparse
-import concurrent.futures as futures
-import csv
-import importlib
-import json
-import multiprocessing
 import os
 import sys
-import tempfile
-import time
-from datetime import datetime, timezone
-from typing import Any, Dict, List
+from functools import partial
+from typing import Any, Dict
 
 import h5py
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stop_values  # noqa: E402
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(BENCH, 'results', 'd4rl_stop_values.json')
 
 
-def config_module(name: str) -> Any:
-    return importlib.import_module(f'dizoo.d4rl.config.{name}_config')
+def config_path(name: str) -> str:
+    return f'dizoo/d4rl/config/{name}_config.py'
 
 
 def dataset_summary(env_id: str) -> Dict[str, Any]:
@@ -49,43 +46,6 @@ def dataset_summary(env_id: str) -> Dict[str, Any]:
         truncated = f['timeouts'][()]
     return dict(path=path, transitions=int(len(reward)), mean_episode_return=round(mean_episode_return(
         reward, done, truncated), 1))
-
-
-def evaluations(run_dir: str) -> List[List[float]]:
-    """[updates, mean return] at each evaluation of the run (its progress.csv)."""
-    with open(os.path.join(run_dir, 'progress.csv')) as f:
-        return [[int(r['train_iter']), round(float(r['eval_return_mean']), 1)] for r in csv.DictReader(f)
-                if r.get('eval_return_mean') not in (None, '', 'nan')]
-
-
-def write_merged(path: str, result: Dict[str, Any]) -> None:
-    """`result` over the file's own entries: the configs run now replace theirs, the rest stay."""
-    from ding.utils.fileio import atomic_write_json
-    merged = dict(benchmark='d4rl_stop_values', configs={})
-    if os.path.exists(path):
-        with open(path) as f:
-            merged = json.load(f)
-    merged['configs'].update(result['configs'])
-    atomic_write_json(path, merged)
-
-
-def one_run(name: str, seed: int, max_train_iter: int) -> Dict[str, Any]:
-    import torch
-    torch.set_num_threads(1)
-    from ding.entry.serial_offline import serial_pipeline_offline
-    module = config_module(name)
-    stop = float(module.main_config.env.stop_value)
-    with tempfile.TemporaryDirectory() as tmp:
-        run_dir = os.path.join(tmp, f'{name}_seed{seed}')
-        begin = time.perf_counter()
-        policy = serial_pipeline_offline((module.main_config, module.create_config), seed=seed,
-                                         max_train_iter=max_train_iter, exp_name=run_dir, keep_checkpoints=1)
-        wall = time.perf_counter() - begin
-        curve = evaluations(run_dir)
-    reached = [it for it, ret in curve if ret >= stop]
-    return dict(seed=seed, train_iter=int(policy.final_ctx.train_iter), wall_s=round(wall, 1), evaluations=curve,
-                best_return=max(r for _, r in curve), last_return=curve[-1][1],
-                stop_value_reached_at=reached[0] if reached else None)
 
 
 def main() -> None:
@@ -104,27 +64,17 @@ def main() -> None:
     from seed_guard import refuse_before_running
     refuse_before_running(p, args.seeds, tuning=False)
     budgets = dict((c.split('=')[0], int(c.split('=')[1]) if '=' in c else args.max_train_iter) for c in args.configs)
-    result: Dict[str, Any] = dict(configs={})
+    entries: Dict[str, Any] = {}
     for name, budget in budgets.items():
-        module = config_module(name)
-        env = module.main_config.env
-        result['configs'][name] = dict(
-            date=datetime.now(timezone.utc).isoformat(), max_train_iter=budget, env_id=env.env_id,
-            stop_value=env.stop_value, stop_value_source=module.STOP_VALUE_SOURCE,
-            dataset=dataset_summary(env.env_id), runs=[], **(dict(note=args.note) if args.note else {}))
-    pool = futures.ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context('spawn'))
-    with pool:
-        jobs = {pool.submit(one_run, name, seed, budget): name for name, budget in budgets.items()
-                for seed in args.seeds}
-        for job in futures.as_completed(jobs):
-            run = job.result()
-            result['configs'][jobs[job]]['runs'].append(run)
-            print(jobs[job], {k: v for k, v in run.items() if k != 'evaluations'}, flush=True)
-            write_merged(args.out, result)  # what finished so far survives an interrupted sitting
-    for entry in result['configs'].values():
-        entry['runs'].sort(key=lambda r: r['seed'])
-        entry['reached'] = f"{sum(r['stop_value_reached_at'] is not None for r in entry['runs'])}/{len(entry['runs'])}"
-    write_merged(args.out, result)
+        entry = stop_values.describe(config_path(name), budget, os.getcwd())
+        env_id = stop_values.load_config(config_path(name)).main_config.env.env_id
+        entries[name] = dict(entry, max_train_iter=budget, env_id=env_id,
+                             dataset=dict(entry['dataset'], **dataset_summary(env_id)),
+                             **(dict(note=args.note) if args.note else {}))
+    jobs = {(name, seed): partial(stop_values.one_run, config_path(name), seed, budget, os.getcwd())
+            for name, budget in budgets.items() for seed in args.seeds}
+    stop_values.run_all(entries, jobs, args.jobs, args.out,
+                        partial(stop_values.write_merged, benchmark='d4rl_stop_values'))
 
 
 if __name__ == '__main__':

@@ -13,6 +13,7 @@ TABLES = {
     'action_masking.md': [('benchmarks/results/maskable_ppo.json', 'benchmarks/compare/maskable_ppo.py')],
     'offline.md': [('benchmarks/results/d3rlpy_offline_pendulum.json', 'benchmarks/compare/d3rlpy_offline.py'),
                    ('benchmarks/results/edac_vs_di_engine.json', 'benchmarks/compare/edac_vs_di_engine.py')],
+    'operations.md': [('benchmarks/results/stop_values.json', 'benchmarks/learning/stop_values.py')],
     'multiagent.md': [('benchmarks/results/mappo_vs_benchmarl.json', 'benchmarks/compare/mappo_vs_benchmarl.py')],
 }
 

@@ -1,7 +1,7 @@
 """benchmarks/learning/d4rl_stop_values.py and the offline configs it runs: each config's
-stop value is the raw return of the published normalised score its STOP_VALUE_SOURCE cites; the
-driver refuses a tuning seed before anything trains, and reads a run's evaluations from its
-progress.csv."""
+stop value is the raw return of the published normalised score its STOP_VALUE_SOURCE cites, and
+the driver refuses a tuning seed before anything trains. Its runner is stop_values.py's
+(tests/benchmarks/test_stop_values.py)."""
 import importlib
 import json
 import re
@@ -32,21 +32,8 @@ def test_the_stop_value_is_the_cited_published_score(name):
 
 
 def test_a_tuning_seed_is_refused_before_anything_trains(monkeypatch, capsys):
-    monkeypatch.setattr(d4rl_stop_values, 'one_run', lambda *a: pytest.fail('trained on a refused seed'))
+    monkeypatch.setattr(d4rl_stop_values.stop_values, 'one_run', lambda *a: pytest.fail('trained on a refused seed'))
     monkeypatch.setattr(sys, 'argv', ['d4rl_stop_values.py', '--seeds', '1000', '3'])
     with pytest.raises(SystemExit) as stop:
         d4rl_stop_values.main()
     assert stop.value.code == 2 and 'seed 3' in capsys.readouterr().err
-
-
-def test_evaluations_are_read_from_progress_csv(tmp_path):
-    (tmp_path / 'progress.csv').write_text('env_step,train_iter,eval_return_mean,time_s\n'
-                                           '0,0,12.34,1.0\n0,500,,2.0\n0,1000,250.06,3.0\n')
-    assert d4rl_stop_values.evaluations(str(tmp_path)) == [[0, 12.3], [1000, 250.1]]
-
-
-def test_a_sitting_replaces_its_configs_and_keeps_the_others(tmp_path):
-    path = tmp_path / 'results.json'
-    d4rl_stop_values.write_merged(str(path), {'configs': {'a': {'runs': [1]}, 'b': {'runs': [2]}}})
-    d4rl_stop_values.write_merged(str(path), {'configs': {'b': {'runs': [3]}}})
-    assert json.loads(path.read_text())['configs'] == {'a': {'runs': [1]}, 'b': {'runs': [3]}}
