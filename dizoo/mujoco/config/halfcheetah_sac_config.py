@@ -1,5 +1,9 @@
 """SAC on HalfCheetah-v5 (DI-engine's key names and its mujoco values: 256-unit twin critics,
-10k random warm-up steps, one update per env step). Needs the mujoco extra."""
+10k random warm-up steps, one update per env step). Needs the mujoco extra.
+
+The stop value is DI-engine's 12000, which cites nothing; the runs here reached at most 7,947 in
+150k env steps (benchmarks/results/compare_mujoco.json), so a run trains to its env-step budget.
+It stays: a stop value is not lowered after runs fell short of it."""
 from easydict import EasyDict
 
 halfcheetah_sac_config = dict(

@@ -8,13 +8,18 @@ ding/data/buffer/frame_buffer.py): about one 84x84 frame (7 KB) per stored trans
 Train: ding -m serial -c pong_qrdqn_config.py -s 0"""
 from easydict import EasyDict
 
+# The stop value is a published result: QR-DQN-1, Pong: 21.0 (Dabney et al. 2018, "Distributional
+# Reinforcement Learning with Quantile Regression", QR-DQN-1's per-game raw scores). It was DI-
+# engine's 20, uncited and never run here.
+STOP_VALUE_SOURCE = 'QR-DQN-1, Pong: 21.0 (Dabney et al. 2018)'
+
 pong_qrdqn_config = dict(
     exp_name='pong_qrdqn_seed0',
     env=dict(
         collector_env_num=8,
         evaluator_env_num=8,
         n_evaluator_episode=8,
-        stop_value=20,
+        stop_value=21.0,  # a published score: STOP_VALUE_SOURCE
         env_id='PongNoFrameskip-v4',
         frame_stack=4,
     ),

@@ -7,7 +7,9 @@ steps (about 7.3 GB in the frame buffer).
 The replay buffer is the frame-once uint8 pixel replay (`replay_buffer.type='frame'`,
 ding/data/buffer/frame_buffer.py): about one 84x84 frame (7 KB) per stored transition.
 
-Train: ding -m serial -c qbert_r2d2_config.py -s 0"""
+Train: ding -m serial -c qbert_r2d2_config.py -s 0
+
+The stop value (DI-engine's 1e6) is never reached: the run trains to its env-step budget."""
 from easydict import EasyDict
 
 collector_env_num = 8
