@@ -4,7 +4,7 @@ DI-engine's flat observation: the 7x7x3 view flattened plus the one-hot mission,
 DI-engine's config keys (env_id, flat_obs, max_step). The reward is sparse (1 - 0.9 * steps /
 250 at the goal, 0 otherwise): pick up the key, open the door, reach the goal. Not tuned yet:
 n-step 3 and a slow epsilon decay for the sparse reward. It does not learn the task as it stands:
-on tuning seed 0 every evaluation returned 0 up to 284k env steps; the on-policy PPO config
+on tuning seed 0 every evaluation returned 0 up to 300k env steps; the on-policy PPO config
 solves it in 60-80k (benchmarks/results/minigrid_doorkey.json).
 
 Train: ding -m serial -c minigrid_doorkey5x5_dqn_config.py -s 0"""
