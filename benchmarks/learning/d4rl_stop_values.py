@@ -49,20 +49,12 @@ def dataset_summary(env_id: str) -> Dict[str, Any]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p = stop_values.sitting_arguments(argparse.ArgumentParser(description=__doc__.split('\n\n')[0]), OUT)
     p.add_argument('--configs', nargs='+', default=['hopper_medium_td3bc', 'hopper_medium_cql=10000',
                                                     'hopper_medium_bcq=10000'],
                    help='config names, each NAME or NAME=MAX_TRAIN_ITER')
-    p.add_argument('--seeds', nargs='+', type=int, default=[1000, 1001, 1002])
     p.add_argument('--max-train-iter', type=int, default=100000)
-    p.add_argument('--jobs', type=int, default=2)
-    p.add_argument('--out', default=OUT)
-    p.add_argument('--note', default='', help="what a reader should know of this sitting (load, dataset); kept with "
-                   "each config's entry")
-    args = p.parse_args()
-    sys.path.insert(0, os.path.join(BENCH, 'compare'))
-    from seed_guard import refuse_before_running
-    refuse_before_running(p, args.seeds, tuning=False)
+    args = stop_values.parse_sitting(p)
     budgets = dict((c.split('=')[0], int(c.split('=')[1]) if '=' in c else args.max_train_iter) for c in args.configs)
     entries: Dict[str, Any] = {}
     for name, budget in budgets.items():

@@ -152,22 +152,33 @@ def markdown(data: Dict[str, Any]) -> str:
     return '\n'.join(lines)
 
 
-def main() -> None:
-    from functools import partial
-    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    p.add_argument('--configs', nargs='+', required=True, help='config files (relative to the repository), each '
-                   'PATH=BUDGET: env steps for an online config, updates for an offline one')
+def sitting_arguments(p: argparse.ArgumentParser, out: str) -> argparse.ArgumentParser:
+    """The options of every stop-value sitting: held-out --seeds, --jobs at a time, --out, --note."""
     p.add_argument('--seeds', nargs='+', type=int, default=[1000, 1001, 1002])
     p.add_argument('--jobs', type=int, default=2)
-    p.add_argument('--data-dir', default=os.getcwd(), help="working directory of the runs (offline configs' "
-                   'relative data paths are read from it)')
-    p.add_argument('--out', default=OUT)
-    p.add_argument('--note', default='', help="what a reader should know of this sitting; kept with each config's "
-                   'entry')
+    p.add_argument('--out', default=out)
+    p.add_argument('--note', default='', help="what a reader should know of this sitting (load, dataset); kept with "
+                   "each config's entry")
+    return p
+
+
+def parse_sitting(p: argparse.ArgumentParser) -> argparse.Namespace:
+    """The parsed options; a tuning seed is refused before anything trains."""
     args = p.parse_args()
     sys.path.insert(0, os.path.join(BENCH, 'compare'))
     from seed_guard import refuse_before_running
     refuse_before_running(p, args.seeds, tuning=False)
+    return args
+
+
+def main() -> None:
+    from functools import partial
+    p = sitting_arguments(argparse.ArgumentParser(description=__doc__.split('\n\n')[0]), OUT)
+    p.add_argument('--configs', nargs='+', required=True, help='config files (relative to the repository), each '
+                   'PATH=BUDGET: env steps for an online config, updates for an offline one')
+    p.add_argument('--data-dir', default=os.getcwd(), help="working directory of the runs (offline configs' "
+                   'relative data paths are read from it)')
+    args = parse_sitting(p)
     budgets = {}
     for spec in args.configs:
         path, _, budget = spec.partition('=')
